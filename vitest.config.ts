@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+// One vitest run over every workspace; each workspace has its own project config.
+export default defineConfig({
+  test: {
+    projects: ['shared', 'server', 'workers', 'web', 'test'],
+    passWithNoTests: true,
+  },
+});
