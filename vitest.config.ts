@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['shared', 'server', 'workers', 'web', 'test'],
+    globalSetup: ['test/support/global-setup.ts'],
     passWithNoTests: true,
   },
 });

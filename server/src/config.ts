@@ -1,0 +1,207 @@
+// Every setting LumiBase reads from the environment, parsed once with zod.
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+interface Setting {
+  schema: z.ZodType;
+  /** What the variable accepts, in words: printed when a value is refused. */
+  accepts: string;
+  description: string;
+  default?: string;
+  secret?: boolean;
+}
+
+/** The single source for parsing, the README's configuration table and docker-compose's checks. */
+export const SETTINGS = {
+  PORT: {
+    schema: port.default(3000),
+    accepts: 'an integer from 0 to 65535',
+    default: '3000',
+    description: 'HTTP port of the API, the socket and the Studio',
+  },
+  HOST: {
+    schema: z.string().min(1).default('127.0.0.1'),
+    accepts: 'a host name or address',
+    default: '127.0.0.1',
+    description: 'Address to listen on (0.0.0.0 in containers)',
+  },
+  MONGODB_URI: {
+    schema: z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//)
+      .optional(),
+    accepts: 'a mongodb:// or mongodb+srv:// URI',
+    description: 'MongoDB to use; unset starts the embedded wire-compatible server under DATA_DIR/mongo',
+    secret: true,
+  },
+  MONGODB_DB: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,63}$/)
+      .default('lumibase'),
+    accepts: 'a database name (letters, digits, _ and -)',
+    default: 'lumibase',
+    description: 'Database name',
+  },
+  REDIS_URL: {
+    schema: z
+      .string()
+      .regex(/^rediss?:\/\//)
+      .optional(),
+    accepts: 'a redis:// or rediss:// URL',
+    description: 'Redis to use; unset uses 127.0.0.1:6379 if it answers, else spawns redis-server',
+    secret: true,
+  },
+  DATA_DIR: {
+    schema: z.string().min(1).default('.data'),
+    accepts: 'a directory path',
+    default: '.data',
+    description: 'Where embedded MongoDB and Redis keep their data',
+  },
+  QUEUE_PREFIX: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,40}$/)
+      .default('lumibase'),
+    accepts: 'letters, digits, _ and - (1 to 40)',
+    default: 'lumibase',
+    description: 'Prefix of BullMQ keys in Redis',
+  },
+  LLM_PROVIDER: {
+    schema: z.enum(['echo', 'openai', 'anthropic', 'gemini', 'workers-ai']).default('echo'),
+    accepts: 'one of echo, openai, anthropic, gemini, workers-ai',
+    default: 'echo',
+    description: 'Language model behind the Copilot (echo when its credentials are missing)',
+  },
+  LLM_MODEL: {
+    schema: z.string().min(1).optional(),
+    accepts: 'a model name',
+    description: "The provider's model (gpt-4o-mini, @cf/meta/llama-3.1-8b-instruct, ... by default)",
+  },
+  OPENAI_API_KEY: {
+    schema: z.string().min(1).optional(),
+    accepts: 'an API key',
+    description: 'OpenAI key (chat and embeddings)',
+    secret: true,
+  },
+  ANTHROPIC_API_KEY: { schema: z.string().min(1).optional(), accepts: 'an API key', description: 'Anthropic key', secret: true },
+  GEMINI_API_KEY: { schema: z.string().min(1).optional(), accepts: 'an API key', description: 'Google Gemini key', secret: true },
+  CLOUDFLARE_ACCOUNT_ID: {
+    schema: z.string().min(1).optional(),
+    accepts: 'an account id',
+    description: 'Cloudflare account for Workers AI',
+  },
+  CLOUDFLARE_API_TOKEN: {
+    schema: z.string().min(1).optional(),
+    accepts: 'an API token',
+    description: 'Cloudflare token for Workers AI',
+    secret: true,
+  },
+  LUMIBASE_ADMIN_EMAIL: {
+    schema: z.email().default('admin@lumibase.local'),
+    accepts: 'an email address',
+    default: 'admin@lumibase.local',
+    description: 'Bootstrap superadmin, created only when no user exists',
+  },
+  LUMIBASE_ADMIN_PASSWORD: {
+    schema: z.string().min(8).optional(),
+    accepts: 'a password of at least 8 characters',
+    description: 'Bootstrap password; unset generates one and prints it once',
+    secret: true,
+  },
+  LUMIBASE_DEMO: {
+    schema: booleanFlag.default(true),
+    accepts: 'true or false',
+    default: 'true',
+    description: 'Create a demo site on an empty database (all-in-one mode)',
+  },
+  STUDIO_ORIGIN: {
+    schema: z.url().optional(),
+    accepts: 'an origin such as https://studio.example.com',
+    description: "Studio origin accepted for cookie-authenticated writes besides the server's own",
+  },
+  SESSION_TTL_HOURS: {
+    schema: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(168),
+    accepts: 'hours from 1 to 2160',
+    default: '168',
+    description: 'How long a sign-in lasts',
+  },
+  DECIDE_WAIT_MS: {
+    schema: z.coerce.number().int().min(0).max(60_000).default(5000),
+    accepts: 'milliseconds from 0 to 60000',
+    default: '5000',
+    description: 'How long decide waits for the worker before answering 202',
+  },
+  CHAT_RATE_LIMIT_PER_MINUTE: {
+    schema: z.coerce.number().int().min(1).max(10_000).default(60),
+    accepts: 'an integer from 1 to 10000',
+    default: '60',
+    description: 'Copilot messages per user per minute',
+  },
+  EVENT_RETENTION_DAYS: {
+    schema: z.coerce.number().int().min(1).max(365).default(7),
+    accepts: 'days from 1 to 365',
+    default: '7',
+    description: 'How long site events are kept for replay',
+  },
+  WORKER_CONCURRENCY: {
+    schema: z.coerce.number().int().min(1).max(64).default(4),
+    accepts: 'an integer from 1 to 64',
+    default: '4',
+    description: 'Jobs one worker process runs at once',
+  },
+  LOG_LEVEL: {
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    accepts: 'one of fatal, error, warn, info, debug, trace, silent',
+    default: 'info',
+    description: 'Log level',
+  },
+} satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof SETTINGS;
+export type Config = { [K in SettingName]: z.output<(typeof SETTINGS)[K]['schema']> };
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws a ConfigError whose message is one line naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const config: Record<string, unknown> = {};
+  for (const [name, setting] of Object.entries(SETTINGS) as [SettingName, Setting][]) {
+    const raw = env[name];
+    const result = setting.schema.safeParse(raw === '' ? undefined : raw);
+    if (!result.success) {
+      const shown = setting.secret ? '' : ` (got ${JSON.stringify(raw)})`;
+      throw new ConfigError(name, `Invalid configuration: ${name} must be ${setting.accepts}${shown}`);
+    }
+    config[name] = result.data;
+  }
+  return config as Config;
+}
+
+/** The configuration as it may be logged: secrets are reduced to whether they are set. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  const described: Record<string, unknown> = {};
+  for (const [name, setting] of Object.entries(SETTINGS) as [SettingName, Setting][]) {
+    const value = config[name];
+    described[name] = setting.secret ? (value === undefined ? 'unset' : 'set') : value;
+  }
+  return described;
+}

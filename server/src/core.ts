@@ -1,0 +1,8 @@
+// The server's domain as a library: what the workers and the all-in-one entry compose from.
+export { type Config, ConfigError, describeConfig, loadConfig, SETTINGS } from './config.js';
+export { configTable } from './config-table.js';
+export { type Infrastructure, startInfrastructure } from './infrastructure/start-infrastructure.js';
+export { exitWithStartupError, stopOnSignals } from './lifecycle.js';
+export { createLogger, type Logger } from './logger.js';
+export { loadStudioHandler } from './http/studio.js';
+export { type RunningServer, startServer } from './start-server.js';

@@ -1,0 +1,62 @@
+// The one place that turns errors into API.md's envelope: domain errors by class, the rest as 500 without details.
+import {
+  DomainError,
+  type ErrorCode,
+  type ErrorEnvelope,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  ValidationError,
+} from '@lumibase/shared';
+import type { NextFunction, Request, Response } from 'express';
+
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+};
+
+/** body-parser reports its own failures as errors with a `type`; they are the client's fault. */
+function fromBodyParser(error: unknown): DomainError | undefined {
+  const type = (error as { type?: unknown })?.type;
+  if (type === 'entity.parse.failed') return new ValidationError({ message: 'Malformed JSON body' });
+  if (type === 'entity.too.large') return new PayloadTooLargeError({ message: 'Request body too large' });
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return new ValidationError({ message: 'Unsupported body encoding' });
+  return undefined;
+}
+
+export function toEnvelope(error: DomainError, requestId: string): ErrorEnvelope {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+      requestId,
+    },
+  };
+}
+
+export function errorMiddleware(error: unknown, request: Request, response: Response, _next: NextFunction): void {
+  const requestId = request.context?.requestId ?? 'unknown';
+  const domainError = error instanceof DomainError ? error : fromBodyParser(error);
+  if (domainError) {
+    if (domainError instanceof RateLimitedError && domainError.retryAfterSeconds !== undefined) {
+      response.setHeader('Retry-After', String(domainError.retryAfterSeconds));
+    }
+    response.status(STATUS_BY_CODE[domainError.code]).json(toEnvelope(domainError, requestId));
+    return;
+  }
+  request.context?.log.error({ err: error }, 'unhandled error');
+  response.status(500).json({ error: { code: 'INTERNAL', message: 'Internal error', requestId } });
+}
+
+export function notFoundHandler(_request: Request, _response: Response, next: NextFunction): void {
+  next(new NotFoundError({ message: 'No such route' }));
+}

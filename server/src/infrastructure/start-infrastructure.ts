@@ -1,0 +1,63 @@
+// Connects what every process needs (MongoDB, Redis), starting embedded defaults for what is not configured.
+import mongoose, { type Connection } from 'mongoose';
+import { createClient, type RedisClientType } from 'redis';
+import type { Config } from '../config.js';
+import type { DependencyCheck } from '../http/health.router.js';
+import type { Logger } from '../logger.js';
+import { resolveMongo } from './resolve-mongo.js';
+import { resolveRedis } from './resolve-redis.js';
+
+export interface Infrastructure {
+  mongo: Connection;
+  mongoUri: string;
+  redis: RedisClientType;
+  redisUrl: string;
+  dependencies: DependencyCheck[];
+  /** Closes the clients, then stops whatever embedded servers were started, in reverse order. */
+  stop(): Promise<void>;
+}
+
+export class EmbeddedMongoNotAllowedError extends Error {
+  constructor(processName: string) {
+    super(`${processName} needs MONGODB_URI: the embedded MongoDB belongs to one process (npm start, or npm run db:embedded)`);
+    this.name = 'EmbeddedMongoNotAllowedError';
+  }
+}
+
+export async function startInfrastructure(
+  config: Config,
+  logger: Logger,
+  { embeddedMongo = true, processName = 'this process' }: { embeddedMongo?: boolean; processName?: string } = {},
+): Promise<Infrastructure> {
+  // Two processes must never open the same embedded data directory.
+  if (!config.MONGODB_URI && !embeddedMongo) throw new EmbeddedMongoNotAllowedError(processName);
+  const resolvedRedis = await resolveRedis({ url: config.REDIS_URL, dataDir: config.DATA_DIR, logger });
+  const resolvedMongo = await resolveMongo({ uri: config.MONGODB_URI, dataDir: config.DATA_DIR, logger });
+
+  const mongo = await mongoose.createConnection(resolvedMongo.uri, { dbName: config.MONGODB_DB, serverSelectionTimeoutMS: 5000 }).asPromise();
+  const redis: RedisClientType = createClient({ url: resolvedRedis.url });
+  // node-redis reconnects by itself; without a listener an 'error' event would crash the process.
+  redis.on('error', (error: Error) => logger.warn({ reason: error.message }, 'redis client error'));
+  await redis.connect();
+
+  const dependencies: DependencyCheck[] = [
+    { name: 'mongo', check: () => mongo.db!.admin().ping() },
+    { name: 'redis', check: () => redis.ping() },
+  ];
+
+  return {
+    mongo,
+    mongoUri: resolvedMongo.uri,
+    redis,
+    redisUrl: resolvedRedis.url,
+    dependencies,
+    async stop() {
+      // quit() waits for a reply that never comes while Redis is down: close at once then.
+      if (redis.isReady) await redis.quit().catch(() => redis.destroy());
+      else redis.destroy();
+      await mongo.close();
+      await resolvedMongo.stop();
+      await resolvedRedis.stop();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { Types } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { AppendQueues, EventLogStore } from './event-log.store.js';
+import { registerSiteEventModels } from './site-event.model.js';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await openTestDatabase('event_log');
+  await registerSiteEventModels(database.connection).SiteEvent.syncIndexes();
+});
+afterAll(() => database.close());
+
+const newSite = () => new Types.ObjectId().toString();
+const itemCreated = (id: string) => ({ name: 'content-changed' as const, body: { kind: 'item' as const, action: 'created' as const, collection: 'posts', id } });
+
+describe('EventLogStore', () => {
+  it('numbers a site’s first event 1 and each next one +1', async () => {
+    const log = new EventLogStore(registerSiteEventModels(database.connection), newSite());
+    expect(await log.currentSeq()).toBe(0);
+    const first = await log.append({ eventId: 'a', event: itemCreated('1') });
+    const second = await log.append({ eventId: 'b', event: itemCreated('2') });
+    expect([first.payload.seq, second.payload.seq]).toEqual([1, 2]);
+    expect(second.payload).toEqual({ seq: 2, siteId: log.siteId, kind: 'item', action: 'created', collection: 'posts', id: '2' });
+  });
+
+  it('numbers 200 events appended at once over three connections 1..200 with no gap and no duplicate', async () => {
+    const siteId = newSite();
+    // Three connections with their own append queues contend as three processes would.
+    const logs = await Promise.all(
+      Array.from({ length: 3 }, async () => new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues())),
+    );
+    const appended = await Promise.all(
+      Array.from({ length: 200 }, (_, index) => logs[index % logs.length]!.append({ eventId: `e${index}`, event: itemCreated(String(index)) })),
+    );
+    const seqs = appended.map((event) => event.payload.seq).sort((a, b) => a - b);
+    expect(seqs).toEqual(Array.from({ length: 200 }, (_, index) => index + 1));
+    const stored = await logs[0]!.listAfter(0);
+    expect(stored.map((event) => event.payload.seq)).toEqual(seqs);
+  });
+
+  it('returns the stored event when the same owed event is relayed twice', async () => {
+    const log = new EventLogStore(registerSiteEventModels(database.connection), newSite());
+    const once = await log.append({ eventId: 'same', event: itemCreated('x') });
+    const twice = await log.append({ eventId: 'same', event: itemCreated('x') });
+    expect(twice).toEqual(once);
+    expect(await log.currentSeq()).toBe(1);
+  });
+
+  it('keeps each site’s numbering and events to itself', async () => {
+    const models = registerSiteEventModels(database.connection);
+    const siteA = new EventLogStore(models, newSite());
+    const siteB = new EventLogStore(models, newSite());
+    await siteA.append({ eventId: '1', event: itemCreated('a') });
+    await siteA.append({ eventId: '2', event: itemCreated('a') });
+    const onlyB = await siteB.append({ eventId: '1', event: itemCreated('b') });
+    expect(onlyB.payload.seq).toBe(1);
+    expect((await siteB.listAfter(0)).map((event) => event.payload.siteId)).toEqual([siteB.siteId]);
+  });
+
+  it('keeps any approval arguments exactly, including keys MongoDB would refuse', async () => {
+    const log = new EventLogStore(registerSiteEventModels(database.connection), newSite());
+    const approval = { id: 'x', arguments: { $where: 'x', 'a.b': { '': [null, '🙂'] } } };
+    const appended = await log.append({ eventId: 'weird', event: { name: 'approval-created', body: { approval } } as never });
+    const [stored] = await log.listAfter(0);
+    expect(stored).toEqual(appended);
+    expect((stored?.payload as unknown as { approval: unknown }).approval).toEqual(approval);
+  });
+});

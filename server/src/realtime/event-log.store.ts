@@ -1,0 +1,120 @@
+// Appends owed events to one site's log with gap-free seqs, and reads them back for replay.
+import type { SiteEvent, SiteEventBody } from '@lumibase/shared';
+import { SiteScopedStore } from '../store/site-scoped.js';
+import { isDuplicateKeyError } from '../store/duplicate-key.js';
+import type { SiteEventDocument, SiteEventModels } from './site-event.model.js';
+
+export interface OwedEvent {
+  eventId: string;
+  event: SiteEventBody;
+}
+
+const MAX_APPEND_ATTEMPTS = 10_000;
+
+function isEventIdConflict(error: unknown): boolean {
+  const keyPattern = (error as { keyPattern?: Record<string, unknown> }).keyPattern;
+  // Without a keyPattern we cannot tell which index refused: look the event up to be sure.
+  return keyPattern === undefined || 'eventId' in keyPattern;
+}
+
+/**
+ * Appends of one site wait for each other inside a process, so the unique-index race is only ever
+ * run between processes (a handful of contenders) instead of between every concurrent caller.
+ */
+export class AppendQueues {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(siteId: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(siteId) ?? Promise.resolve();
+    const result = previous.then(task, task);
+    const tail = result.catch(() => {});
+    this.tails.set(siteId, tail);
+    void tail.then(() => {
+      if (this.tails.get(siteId) === tail) this.tails.delete(siteId);
+    });
+    return result;
+  }
+}
+
+/** Stores are built per request; the queues belong to the models, i.e. to the process's connection. */
+const queuesByModels = new WeakMap<SiteEventModels, AppendQueues>();
+function queuesFor(models: SiteEventModels): AppendQueues {
+  let queues = queuesByModels.get(models);
+  if (!queues) {
+    queues = new AppendQueues();
+    queuesByModels.set(models, queues);
+  }
+  return queues;
+}
+
+export class EventLogStore extends SiteScopedStore {
+  private readonly queues: AppendQueues;
+
+  constructor(
+    private readonly models: SiteEventModels,
+    siteId: string,
+    queues?: AppendQueues,
+  ) {
+    super(siteId);
+    this.queues = queues ?? queuesFor(models);
+  }
+
+  /**
+   * Appends `owed` as `last + 1`. When another appender took that seq (E11000 on the seq index) the
+   * next one is tried: the taken seq exists, so its successor still leaves no gap. An event already in
+   * the log (E11000 on its eventId) is returned as it is: relaying is idempotent.
+   */
+  append(owed: OwedEvent): Promise<SiteEvent> {
+    return this.queues.run(this.siteId, () => this.appendNow(owed));
+  }
+
+  private async appendNow(owed: OwedEvent): Promise<SiteEvent> {
+    let seq = (await this.currentSeq()) + 1;
+    for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++, seq++) {
+      try {
+        const created = await this.models.SiteEvent.create(
+          this.owned({ seq, eventId: owed.eventId, name: owed.event.name, body: JSON.stringify(owed.event.body), createdAt: new Date() }),
+        );
+        await this.models.SiteEventHead.updateOne(this.scoped({}), { $max: { seq } }, { upsert: true }).catch(() => {
+          // The head only guards against a fully expired log; the event itself already holds this seq.
+        });
+        return this.toEvent(created.toObject());
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        if (isEventIdConflict(error)) {
+          const existing = await this.models.SiteEvent.findOne(this.scoped({ eventId: owed.eventId })).lean();
+          if (existing) return this.toEvent(existing);
+        }
+      }
+    }
+    throw new Error(`could not allocate a seq for site ${this.siteId} after ${MAX_APPEND_ATTEMPTS} attempts`);
+  }
+
+  /** The site's latest seq (0 before its first event). */
+  async currentSeq(): Promise<number> {
+    const [last, head] = await Promise.all([
+      this.models.SiteEvent.findOne(this.scoped({}), { seq: 1 }).sort({ seq: -1 }).lean(),
+      this.models.SiteEventHead.findOne(this.scoped({}), { seq: 1 }).lean(),
+    ]);
+    return Math.max(last?.seq ?? 0, head?.seq ?? 0);
+  }
+
+  /** The oldest seq still retained, or undefined when the log holds nothing. */
+  async oldestRetainedSeq(): Promise<number | undefined> {
+    const first = await this.models.SiteEvent.findOne(this.scoped({}), { seq: 1 }).sort({ seq: 1 }).lean();
+    return first?.seq;
+  }
+
+  /** Events with `after < seq <= upTo`, in seq order. */
+  async listAfter(after: number, upTo = Number.MAX_SAFE_INTEGER): Promise<SiteEvent[]> {
+    const documents = await this.models.SiteEvent.find(this.scoped({ seq: { $gt: after, $lte: upTo } }))
+      .sort({ seq: 1 })
+      .lean();
+    return documents.map((document) => this.toEvent(document));
+  }
+
+  private toEvent(document: Pick<SiteEventDocument, 'seq' | 'name' | 'body'>): SiteEvent {
+    const payload = { ...(JSON.parse(document.body) as object), seq: document.seq, siteId: this.siteId };
+    return { name: document.name, payload } as SiteEvent;
+  }
+}

@@ -1,0 +1,28 @@
+// The sockets of this process, by site: where a published site event is handed to each socket's stream.
+import type { SiteEvent } from '@lumibase/shared';
+import type { SocketEventStream } from './socket-event-stream.js';
+
+export class SiteStreams {
+  private readonly bySite = new Map<string, Set<SocketEventStream>>();
+
+  add(siteId: string, stream: SocketEventStream): () => void {
+    const streams = this.bySite.get(siteId) ?? new Set();
+    streams.add(stream);
+    this.bySite.set(siteId, streams);
+    return () => {
+      stream.close();
+      streams.delete(stream);
+      if (streams.size === 0) this.bySite.delete(siteId);
+    };
+  }
+
+  deliver(event: SiteEvent): void {
+    for (const stream of this.bySite.get(event.payload.siteId) ?? []) void stream.deliver(event);
+  }
+
+  count(): number {
+    let sockets = 0;
+    for (const streams of this.bySite.values()) sockets += streams.size;
+    return sockets;
+  }
+}

@@ -1,0 +1,128 @@
+// socket.io on the API's HTTP server: handshake auth once in io.use, site rooms chosen by the server, event streams.
+import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/redis-adapter';
+import {
+  type ClientToServerEvents,
+  DomainError,
+  ErrorCode,
+  type ServerToClientEvents,
+  SiteEventSchema,
+  SocketHandshakeAuth,
+} from '@lumibase/shared';
+import type { RedisClientType } from 'redis';
+import { Server, type Socket } from 'socket.io';
+import type { Logger } from '../logger.js';
+import type { EventLogStore } from './event-log.store.js';
+import { SiteStreams } from './site-streams.js';
+import { SocketEventStream } from './socket-event-stream.js';
+
+export interface SocketIdentity {
+  userId: string;
+  sessionId: string;
+  siteId: string;
+  sessionExpiresAt: Date;
+}
+
+/** Resolves a handshake to who is connecting and for which site; throws UnauthenticatedError or ForbiddenError. */
+export type AuthenticateSocket = (handshake: { token?: string; cookieHeader?: string; siteId: string }) => Promise<SocketIdentity>;
+
+interface SocketData {
+  identity: SocketIdentity;
+  lastSeq?: number;
+}
+
+export type LumiSocketServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+/** The event servers and workers use to pass site events to every server process (serverSideEmit). */
+export const SITE_EVENT_CHANNEL = 'site-event';
+
+export const siteRoom = (siteId: string) => `site:${siteId}`;
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+export const memberRoom = (siteId: string, userId: string) => `member:${siteId}:${userId}`;
+
+export interface SocketServerOptions {
+  httpServer: HttpServer;
+  logger: Logger;
+  authenticate: AuthenticateSocket;
+  eventLog: (siteId: string) => EventLogStore;
+  /** With Redis, N server processes share rooms and receive each other's (and the workers') site events. */
+  redis?: RedisClientType;
+}
+
+function handshakeError(error: unknown): Error {
+  const code = error instanceof DomainError && error.code === ErrorCode.FORBIDDEN ? 'FORBIDDEN' : 'UNAUTHENTICATED';
+  return new Error(code);
+}
+
+export async function createSocketServer({ httpServer, logger, authenticate, eventLog, redis }: SocketServerOptions) {
+  const io: LumiSocketServer = new Server(httpServer, { path: '/socket.io', serveClient: false });
+  let subscriber: RedisClientType | undefined;
+  if (redis) {
+    subscriber = redis.duplicate();
+    subscriber.on('error', (error: Error) => logger.warn({ reason: error.message }, 'socket.io redis subscriber error'));
+    await subscriber.connect();
+    io.adapter(createAdapter(redis, subscriber));
+  }
+  const streams = new SiteStreams();
+
+  io.use(async (socket, next) => {
+    const parsed = SocketHandshakeAuth.safeParse(socket.handshake.auth);
+    if (!parsed.success) {
+      const hasCredentials = Boolean(socket.handshake.auth?.token || socket.handshake.headers.cookie);
+      return next(new Error(hasCredentials ? 'FORBIDDEN' : 'UNAUTHENTICATED'));
+    }
+    try {
+      const { token, siteId, lastSeq } = parsed.data;
+      const identity = await authenticate({ siteId, ...(token ? { token } : {}), ...(socket.handshake.headers.cookie ? { cookieHeader: socket.handshake.headers.cookie } : {}) });
+      socket.data.identity = identity;
+      if (lastSeq !== undefined) socket.data.lastSeq = lastSeq;
+      next();
+    } catch (error) {
+      if (!(error instanceof DomainError)) logger.error({ err: error }, 'socket handshake failed');
+      next(handshakeError(error));
+    }
+  });
+
+  io.on('connection', (socket: Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>) => {
+    const { identity, lastSeq } = socket.data;
+    void socket.join([siteRoom(identity.siteId), sessionRoom(identity.sessionId), memberRoom(identity.siteId, identity.userId)]);
+    const stream = new SocketEventStream(socket, eventLog(identity.siteId), logger);
+    const remove = streams.add(identity.siteId, stream);
+    void stream.start(lastSeq);
+    // An expired session must not keep a live socket.
+    const untilExpiry = Math.max(0, identity.sessionExpiresAt.getTime() - Date.now());
+    const expiry = setTimeout(() => socket.disconnect(true), Math.min(untilExpiry, 2 ** 31 - 1));
+    socket.on('disconnect', () => {
+      clearTimeout(expiry);
+      remove();
+    });
+  });
+
+  io.on(SITE_EVENT_CHANNEL as never, (raw: unknown) => {
+    const parsed = SiteEventSchema.safeParse(raw);
+    if (parsed.success) streams.deliver(parsed.data);
+    else logger.warn({ issues: parsed.error.issues.slice(0, 3) }, 'ignored a malformed site event');
+  });
+
+  return {
+    io,
+    streams,
+    /** Hands a site event to this process's sockets and, through the adapter, to every other server's. */
+    publish(event: import('@lumibase/shared').SiteEvent): void {
+      streams.deliver(event);
+      if (redis) io.serverSideEmit(SITE_EVENT_CHANNEL as never, event as never);
+    },
+    disconnectSession(sessionId: string): void {
+      io.in(sessionRoom(sessionId)).disconnectSockets(true);
+    },
+    disconnectMember(siteId: string, userId: string): void {
+      io.in(memberRoom(siteId, userId)).disconnectSockets(true);
+    },
+    async close(): Promise<void> {
+      await io.close();
+      await subscriber?.quit().catch(() => subscriber?.destroy());
+    },
+  };
+}
+
+export type SocketServer = Awaited<ReturnType<typeof createSocketServer>>;

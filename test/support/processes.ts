@@ -1,0 +1,105 @@
+// Starts LumiBase processes for cross-process tests and stops them however the test ends.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+export interface StartedProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the first output line matching `pattern`, rejects if the process exits first. */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const running = new Set<StartedProcess>();
+
+export function startTs(entry: string, { env = {}, args = [] }: { env?: Record<string, string>; args?: string[] } = {}): StartedProcess {
+  const child = spawn(TSX, [join(ROOT, entry), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const append = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const started: StartedProcess = {
+    child,
+    output: () => output,
+    exited,
+    waitForLine(pattern, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const line = output.split('\n').find((candidate) => pattern.test(candidate));
+          if (line !== undefined) {
+            cleanup();
+            resolve(line);
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; output:\n${output}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        exited.then((code) => {
+          if (!listeners.has(check)) return;
+          cleanup();
+          reject(new Error(`process exited (${code}) before a line matching ${pattern}; output:\n${output}`));
+        });
+        check();
+      });
+    },
+    async stop(signal = 'SIGTERM') {
+      running.delete(started);
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  running.add(started);
+  return started;
+}
+
+/** Kills whatever a test left running (call from afterAll/afterEach). */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((started) => started.stop('SIGKILL')));
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function waitForHttp(url: string, { status = 200, timeoutMs = 60_000 } = {}): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.status === status) return response;
+      last = `status ${response.status}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms (${last})`);
+}
