@@ -32,8 +32,19 @@ export const Field = FieldBase.superRefine(checkEnumValues);
 export type Field = z.infer<typeof Field>;
 export type FieldInput = z.input<typeof Field>;
 
-/** A PATCH of a field: any subset; the merged result is validated again with `Field`. */
-export const FieldChanges = FieldBase.partial().strict();
+/**
+ * A PATCH of a field: any subset, with no defaults (an absent `required` must not reset it to false);
+ * the merged result is validated again with `Field`.
+ */
+export const FieldChanges = z
+  .object({
+    name: Name,
+    type: FieldType,
+    required: z.boolean(),
+    options: z.record(z.string(), z.unknown()),
+  })
+  .partial()
+  .strict();
 export type FieldChanges = z.infer<typeof FieldChanges>;
 
 export const Collection = z.object({

@@ -12,6 +12,7 @@ async function main(): Promise<void> {
     const studio = await loadStudioHandler();
     if (!studio) logger.warn('the Studio is not built (npm run build -w @lumibase/web); serving the API only');
     const server = await startServer({ config, logger, infrastructure, ...(studio ? { studio } : {}) });
+    if (config.LUMIBASE_DEMO) await server.composed.createDemoSite();
     const workers = await startWorkers({ config, logger, redisUrl: infrastructure.redisUrl });
     stopOnSignals({
       logger,

@@ -10,7 +10,7 @@ export const JSON_BODY_LIMIT = '256kb';
 export interface HttpAppOptions {
   logger: Logger;
   dependencies: DependencyCheck[];
-  /** Everything under /api/v1. */
+  /** Everything under /api/v1; it parses its own JSON bodies (limit JSON_BODY_LIMIT). */
   api: Router;
   /** Serves the built Studio for every other path (all-in-one mode). */
   studio?: RequestHandler;
@@ -22,7 +22,8 @@ export function createHttpApp({ logger, dependencies, api, studio }: HttpAppOpti
   app.set('trust proxy', 'loopback');
   app.use(requestContext(logger));
   app.use(createHealthRouter({ dependencies }));
-  app.use('/api/v1', express.json({ limit: JSON_BODY_LIMIT }), api, notFoundHandler);
+  // The api router parses JSON bodies itself, after authentication: no credentials is a 401 even for a malformed body.
+  app.use('/api/v1', api, notFoundHandler);
   if (studio) app.use(studio);
   app.use(notFoundHandler);
   app.use(errorMiddleware);

@@ -1,0 +1,183 @@
+// The gate every model tool call passes: validate → capabilities → risk → execute now, or ask a human.
+import { randomUUID } from 'node:crypto';
+import {
+  type ActorRef,
+  type CapabilityHolder,
+  type ErrorDetail,
+  type SkillOutcome,
+  SKILL_NAMES,
+  findSkill,
+  hasCapabilities,
+  isDangerous,
+  missingCapabilities,
+  parseSkillArguments,
+} from '@lumibase/shared';
+import type { AuditRepository, NewAuditEntry } from '../store/ai/audit.store.js';
+import type { ApprovalRepository } from '../store/ai/approval.store.js';
+import { describeFailure, jsonSafe } from './describe-failure.js';
+import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
+
+export interface HarnessActor extends ActorRef, CapabilityHolder {}
+
+/** Who asks, in which site, and the message that led the model to the call. */
+export interface HarnessContext {
+  siteId: string;
+  actor: HarnessActor;
+  message: string;
+  conversationId?: string;
+}
+
+/** A tool call as a planner produced it: arguments are untrusted until parsed. */
+export interface ToolCall {
+  name: string;
+  arguments: unknown;
+}
+
+export interface HarnessStores {
+  forSite(siteId: string): { approvals: ApprovalRepository; audit: AuditRepository };
+}
+
+export interface AISecureHarnessOptions {
+  stores: HarnessStores;
+  executors: SkillExecutors;
+  clock?: () => Date;
+  newOperationId?: () => string;
+  /** Receives executor errors that are not DomainErrors (logged by the composition root). */
+  reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
+}
+
+const MAX_NAME_SHOWN = 200;
+
+export class AISecureHarness {
+  private readonly stores: HarnessStores;
+  private readonly executors: SkillExecutors;
+  private readonly clock: () => Date;
+  private readonly newOperationId: () => string;
+  private readonly reportError: AISecureHarnessOptions['reportError'];
+
+  constructor({ stores, executors, clock = () => new Date(), newOperationId = randomUUID, reportError }: AISecureHarnessOptions) {
+    this.stores = stores;
+    this.executors = executors;
+    this.clock = clock;
+    this.newOperationId = newOperationId;
+    this.reportError = reportError;
+  }
+
+  /**
+   * Never throws for anything the model sent or an executor did: every answer is data, and each
+   * call writes exactly one audit entry. Store failures (the database is down) do propagate.
+   */
+  async execute(context: HarnessContext, toolCall: ToolCall): Promise<SkillOutcome> {
+    const { approvals, audit } = this.stores.forSite(context.siteId);
+    const name = typeof toolCall.name === 'string' ? toolCall.name : String(toolCall.name);
+    const record = (entry: Omit<NewAuditEntry, 'actor' | 'createdAt'>) =>
+      audit.append({ ...entry, actor: actorOf(context), createdAt: this.clock() });
+
+    const skill = findSkill(name);
+    if (!skill) {
+      const shownName = name.slice(0, MAX_NAME_SHOWN);
+      const message = `Unknown skill "${shownName}". Available skills: ${SKILL_NAMES.join(', ')}.`;
+      const outcome = denied({ name: shownName, arguments: jsonSafe(toolCall.arguments) }, 'unknown_skill', message, [
+        { path: 'name', message: 'unknown skill' },
+      ]);
+      await record({ action: 'denied', skillName: shownName, detail: denialDetail(outcome, context) });
+      return outcome;
+    }
+
+    const parsed = parseSkillArguments(skill, toolCall.arguments);
+    if (!parsed.success) {
+      const summary = parsed.details.map((detail) => `${detail.path || '(arguments)'}: ${detail.message}`).join('; ');
+      const outcome = denied(
+        { name, arguments: jsonSafe(toolCall.arguments) },
+        'invalid_arguments',
+        `Invalid arguments for ${name}: ${summary}`,
+        parsed.details,
+      );
+      await record({ action: 'denied', skillName: name, detail: denialDetail(outcome, context) });
+      return outcome;
+    }
+    const call = { name, arguments: parsed.arguments };
+
+    if (!hasCapabilities(context.actor, skill.requiredCapabilities)) {
+      const missing = missingCapabilities(context.actor, skill.requiredCapabilities);
+      const message = `${name} needs ${missing.join(', ')}, which you do not hold in this site.`;
+      const details = missing.map((capability) => ({ path: 'capabilities', message: `missing ${capability}` }));
+      const outcome = denied(call, 'missing_capabilities', message, details);
+      await record({ action: 'denied', skillName: name, detail: denialDetail(outcome, context) });
+      return outcome;
+    }
+
+    // The risk rule looks at the skill only: `*` got the call this far and no further.
+    if (isDangerous(skill)) {
+      const at = this.clock();
+      const approval = await approvals.insert({
+        skillName: name,
+        arguments: parsed.arguments,
+        context: { message: context.message, ...(context.conversationId ? { conversationId: context.conversationId } : {}) },
+        status: 'pending',
+        requestedBy: actorOf(context),
+        attempts: 0,
+        createdAt: at,
+        updatedAt: at,
+      });
+      await record({ action: 'approval_requested', skillName: name, approvalId: approval.id, detail: { arguments: parsed.arguments } });
+      return {
+        status: 'pending_approval',
+        skill: call,
+        approvalId: approval.id,
+        message: `${name} needs a human admin's approval; approval ${approval.id} is pending.`,
+      };
+    }
+
+    const operationId = this.newOperationId();
+    try {
+      const data = await runSkillExecutor(this.executors, skill.name, parsed.arguments, {
+        siteId: context.siteId,
+        actor: actorOf(context),
+        operationId,
+      });
+      await record({ action: 'executed', skillName: name, detail: { arguments: parsed.arguments, operationId } });
+      return { status: 'executed', skill: call, data };
+    } catch (error) {
+      // The contract has three statuses: a safe skill that failed is denied, with why (lead's decision).
+      const failure = describeFailure(error, name, (internal) => this.reportError?.(internal, { skillName: name, siteId: context.siteId }));
+      const outcome: SkillOutcome = {
+        status: 'denied',
+        skill: call,
+        reason: 'execution_failed',
+        message: failure.code === 'INTERNAL' ? failure.message : `${name} failed: ${failure.message}`,
+        ...(failure.code ? { code: failure.code } : {}),
+        ...(failure.details ? { details: failure.details } : {}),
+      };
+      await record({
+        action: 'denied',
+        skillName: name,
+        detail: { reason: 'execution_failed', ...failure, arguments: parsed.arguments, operationId },
+      });
+      return outcome;
+    }
+  }
+}
+
+function actorOf(context: HarnessContext): ActorRef {
+  return { id: context.actor.id, name: context.actor.name };
+}
+
+function denied(
+  skill: { name: string; arguments: unknown },
+  reason: 'unknown_skill' | 'invalid_arguments' | 'missing_capabilities',
+  message: string,
+  details: ErrorDetail[],
+) {
+  return { status: 'denied' as const, skill, reason, message, details };
+}
+
+function denialDetail(outcome: ReturnType<typeof denied>, context: HarnessContext): Record<string, unknown> {
+  return {
+    reason: outcome.reason,
+    message: outcome.message,
+    details: outcome.details,
+    arguments: outcome.skill.arguments,
+    ...(context.conversationId ? { conversationId: context.conversationId } : {}),
+  };
+}

@@ -1,0 +1,96 @@
+// Executes an approval that a decision moved to `executing`, then settles it: approved or pending again.
+// The inline executor calls it now; the BullMQ worker of the next issue calls it per job.
+import { type Approval, findSkill, parseSkillArguments } from '@lumibase/shared';
+import type { ApprovalRepository } from '../store/ai/approval.store.js';
+import type { AuditRepository } from '../store/ai/audit.store.js';
+import { type Failure, describeFailure } from './describe-failure.js';
+import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
+
+export interface RunApprovalOptions {
+  approval: Approval;
+  approvals: ApprovalRepository;
+  audit: AuditRepository;
+  executors: SkillExecutors;
+  clock?: () => Date;
+  reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
+}
+
+type Execution = { ok: true; result: unknown } | { ok: false; failure: Failure };
+
+async function execute({ approval, executors, reportError }: RunApprovalOptions): Promise<Execution> {
+  const skill = findSkill(approval.skillName);
+  if (!skill) return { ok: false, failure: { message: `Unknown skill "${approval.skillName}"`, code: 'VALIDATION_FAILED' } };
+  // Stored arguments crossed a process boundary (a job, a restart): parse them again. They were
+  // parsed before being stored, so this gives back arguments deep-equal to the stored ones.
+  const parsed = parseSkillArguments(skill, approval.arguments);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      failure: { message: `Stored arguments no longer valid for ${skill.name}`, code: 'VALIDATION_FAILED', details: parsed.details },
+    };
+  }
+  const actor = approval.decidedBy ?? approval.requestedBy;
+  try {
+    const result = await runSkillExecutor(executors, skill.name, parsed.arguments, {
+      siteId: approval.siteId,
+      actor,
+      operationId: approval.id,
+    });
+    return { ok: true, result };
+  } catch (error) {
+    return {
+      ok: false,
+      failure: describeFailure(error, skill.name, (internal) =>
+        reportError?.(internal, { skillName: skill.name, siteId: approval.siteId }),
+      ),
+    };
+  }
+}
+
+/**
+ * Returns the approval as it stands afterwards. If its status changed under us (a reconciler
+ * settled it), the stored state wins and nothing is audited twice.
+ */
+export async function runApproval(options: RunApprovalOptions): Promise<Approval> {
+  const { approval, approvals, audit, clock = () => new Date() } = options;
+  const actor = approval.decidedBy ?? approval.requestedBy;
+  const execution = await execute(options);
+  const at = clock();
+  if (execution.ok) {
+    const approved = await approvals.transition(approval.id, {
+      from: 'executing',
+      to: 'approved',
+      at,
+      set: execution.result === undefined ? {} : { result: execution.result },
+      unset: ['lastError'],
+    });
+    if (!approved) return (await approvals.get(approval.id)) ?? approval;
+    await audit.append({
+      action: 'approved',
+      skillName: approval.skillName,
+      approvalId: approval.id,
+      actor,
+      detail: { attempt: approved.attempts },
+      createdAt: at,
+    });
+    return approved;
+  }
+  const { failure } = execution;
+  const pending = await approvals.transition(approval.id, {
+    from: 'executing',
+    to: 'pending',
+    at,
+    set: { lastError: failure.message },
+    unset: ['decidedBy', 'decidedAt'],
+  });
+  if (!pending) return (await approvals.get(approval.id)) ?? approval;
+  await audit.append({
+    action: 'execution_failed',
+    skillName: approval.skillName,
+    approvalId: approval.id,
+    actor,
+    detail: { attempt: pending.attempts, ...failure },
+    createdAt: at,
+  });
+  return pending;
+}

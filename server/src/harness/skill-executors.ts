@@ -1,0 +1,29 @@
+// The seam between the harness and the code that performs skills (phase 2: over the CMS services).
+import type { ActorRef, SkillArguments, SkillName } from '@lumibase/shared';
+
+export interface SkillExecutionContext {
+  siteId: string;
+  /** On whose authority the skill runs: the requester of a safe call, the decider of an approval. */
+  actor: ActorRef;
+  /**
+   * Idempotency key. For an approval it is the approval id, so a re-delivered job has the effect
+   * of one run; for a safe call it is fresh per call.
+   */
+  operationId: string;
+}
+
+/** Receives arguments already parsed with the skill's schema; throws a DomainError to fail. */
+export type SkillExecutor<Name extends SkillName> = (args: SkillArguments<Name>, context: SkillExecutionContext) => Promise<unknown>;
+
+export type SkillExecutors = { [Name in SkillName]: SkillExecutor<Name> };
+
+/** Calls the executor of a skill whose arguments were parsed with that skill's schema. */
+export function runSkillExecutor(
+  executors: SkillExecutors,
+  name: SkillName,
+  args: Record<string, unknown>,
+  context: SkillExecutionContext,
+): Promise<unknown> {
+  const executor = executors[name] as (args: Record<string, unknown>, context: SkillExecutionContext) => Promise<unknown>;
+  return executor(args, context);
+}

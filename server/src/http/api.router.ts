@@ -1,0 +1,51 @@
+// Everything under /api/v1: login, then authenticate → body → routes; site-scoped routes behind tenancy.
+import cookieParser from 'cookie-parser';
+import { Router } from 'express';
+import type { Services } from '../services/index.js';
+import { createLoginRouter, createSessionRouter } from './auth.router.js';
+import { authenticate } from './authenticate.js';
+import { clientErrors } from './client-errors.js';
+import { createCollectionsRouter } from './collections.router.js';
+import { createItemsRouter } from './items.router.js';
+import { jsonBody } from './json-body.js';
+import { createMembersRouter } from './members.router.js';
+import { createSitesRouter } from './sites.router.js';
+import { tenancy } from './tenancy.js';
+import { createUsersRouter } from './users.router.js';
+
+/** A router of another feature (the Copilot's `/ai`) that acts in the X-Site-Id site. */
+export interface SiteRouter {
+  path: string;
+  router: Router;
+}
+
+export interface ApiRouterOptions {
+  services: Pick<Services, 'auth' | 'access' | 'users' | 'sites' | 'members' | 'collections' | 'fields' | 'items'>;
+  studioOrigin?: string | undefined;
+  /** Mounted at `path` after authentication, body parsing and tenancy. */
+  siteRouters?: SiteRouter[];
+}
+
+const SITE_SCOPED_PATHS = ['/members', '/collections', '/items'];
+
+export function createApiRouter({ services, studioOrigin, siteRouters = [] }: ApiRouterOptions): Router {
+  const router = Router();
+  const siteTenancy = tenancy({ access: services.access });
+  router.use(cookieParser());
+  router.use(createLoginRouter({ auth: services.auth, jsonBody: jsonBody() }));
+
+  router.use(authenticate({ auth: services.auth, studioOrigin }));
+  router.use(jsonBody());
+  router.use(createSessionRouter({ auth: services.auth }));
+  router.use(createUsersRouter({ users: services.users, tenancy: siteTenancy }));
+  router.use(createSitesRouter({ sites: services.sites }));
+
+  router.use(SITE_SCOPED_PATHS, siteTenancy);
+  router.use(createMembersRouter({ members: services.members }));
+  router.use(createCollectionsRouter({ collections: services.collections, fields: services.fields }));
+  router.use(createItemsRouter({ items: services.items }));
+  for (const { path, router: siteRouter } of siteRouters) router.use(path, siteTenancy, siteRouter);
+
+  router.use(clientErrors);
+  return router;
+}

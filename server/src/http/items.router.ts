@@ -1,0 +1,41 @@
+// Items of a collection in the X-Site-Id site: reads need content:read, changes content:write.
+import { ItemListQuery, ItemWriteRequest } from '@lumibase/shared';
+import { Router } from 'express';
+import type { ItemsService } from '../services/items.service.js';
+import { requireCollectionName } from './collection-name-param.js';
+import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
+import { currentSiteId, requireCapabilities } from './require-capabilities.js';
+
+/** Mounted after tenancy. */
+export function createItemsRouter({ items }: { items: ItemsService }): Router {
+  const router = Router();
+  const checkCollectionName = requireCollectionName('collection');
+  const read = requireCapabilities('content:read');
+  const write = requireCapabilities('content:write');
+
+  router.get('/items/:collection', read, checkCollectionName, async (request, response) => {
+    const page = parseInput(ItemListQuery, request.query, 'query');
+    const { records, total } = await items.list(currentSiteId(request), routeParam(request, 'collection'), page);
+    sendData(response, 200, records, { total, ...page });
+  });
+
+  router.get('/items/:collection/:id', read, checkCollectionName, async (request, response) => {
+    sendData(response, 200, await items.get(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id')));
+  });
+
+  router.post('/items/:collection', write, checkCollectionName, async (request, response) => {
+    const { data } = parseInput(ItemWriteRequest, request.body, 'body');
+    sendData(response, 201, await items.create(currentSiteId(request), routeParam(request, 'collection'), data));
+  });
+
+  router.patch('/items/:collection/:id', write, checkCollectionName, async (request, response) => {
+    const { data } = parseInput(ItemWriteRequest, request.body, 'body');
+    sendData(response, 200, await items.update(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id'), data));
+  });
+
+  router.delete('/items/:collection/:id', write, checkCollectionName, async (request, response) => {
+    await items.remove(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id'));
+    sendNoContent(response);
+  });
+  return router;
+}

@@ -1,0 +1,177 @@
+// PUT/DELETE /members/:userId and GET /members over HTTP.
+import { MemberListResponse, MemberResponse } from '@lumibase/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, startTestServer, type TestServer, withoutRequestId } from './test-server.js';
+
+let server: TestServer;
+let siteId: string;
+let otherSiteId: string;
+let admin: { id: string; token: string };
+
+beforeAll(async () => {
+  server = await startTestServer('members-router');
+  siteId = await server.createSite('Members site');
+  otherSiteId = await server.createSite('Other site');
+  admin = await server.createMember({ siteId, role: 'admin' });
+});
+afterAll(async () => server?.close());
+
+describe('PUT /members/:userId', () => {
+  it('adds a member with the preset ∪ extra capabilities (200), then replaces the membership', async () => {
+    const user = await server.createMember({});
+    const added = await server.request('PUT', `/members/${user.id}`, {
+      token: admin.token,
+      siteId,
+      body: { role: 'viewer', capabilities: ['content:write'] },
+    });
+    expect(added.status).toBe(200);
+    const { data } = MemberResponse.parse(added.body);
+    expect(data).toMatchObject({
+      userId: user.id,
+      role: 'viewer',
+      capabilities: ['schema:read', 'content:read', 'content:write'],
+      extraCapabilities: ['content:write'],
+    });
+    expect(data.user).toEqual({ id: user.id, email: user.email, name: expect.any(String), isSuperadmin: false });
+
+    const replaced = await server.request('PUT', `/members/${user.id}`, { token: admin.token, siteId, body: { role: 'editor' } });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.data).toMatchObject({
+      role: 'editor',
+      capabilities: ['schema:read', 'content:read', 'content:write'],
+      extraCapabilities: [],
+    });
+    const me = await server.request('GET', '/auth/me', { token: user.token });
+    expect(me.body.data.sites).toEqual([
+      { id: siteId, name: 'Members site', role: 'editor', capabilities: ['schema:read', 'content:read', 'content:write'] },
+    ]);
+  });
+
+  it('answers 400 for * given to a user who is not a superadmin, and accepts it for a superadmin', async () => {
+    const user = await server.createMember({});
+    const refused = await server.request('PUT', `/members/${user.id}`, {
+      token: server.adminToken,
+      siteId,
+      body: { role: 'admin', capabilities: ['*'] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ path: 'capabilities', message: expect.any(String) }]);
+    const superadmin = (await server.request('GET', `/users?email=${encodeURIComponent(ADMIN_EMAIL)}`, { token: server.adminToken })).body
+      .data[0];
+    const accepted = await server.request('PUT', `/members/${superadmin.id}`, {
+      token: server.adminToken,
+      siteId: otherSiteId,
+      body: { role: 'viewer', capabilities: ['*'] },
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data.capabilities).toContain('*');
+  });
+
+  it.each([
+    ['an unknown role', { role: 'owner' }, 'role'],
+    ['a missing role', {}, 'role'],
+    ['an unknown capability', { role: 'viewer', capabilities: ['content:delete'] }, 'capabilities.0'],
+    ['capabilities of the wrong type', { role: 'viewer', capabilities: 'content:write' }, 'capabilities'],
+  ])('answers 400 for %s', async (_label, body, path) => {
+    const user = await server.createMember({});
+    const response = await server.request('PUT', `/members/${user.id}`, { token: admin.token, siteId, body });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.map((detail: { path: string }) => detail.path)).toContain(path);
+  });
+
+  it('answers 403 when a member would grant capabilities they do not hold', async () => {
+    const userAdmin = await server.createMember({ siteId, role: 'viewer', capabilities: ['users:write'] });
+    const user = await server.createMember({});
+    const escalation = await server.request('PUT', `/members/${user.id}`, { token: userAdmin.token, siteId, body: { role: 'admin' } });
+    expect(escalation.status).toBe(403);
+    const self = await server.request('PUT', `/members/${userAdmin.id}`, {
+      token: userAdmin.token,
+      siteId,
+      body: { role: 'editor', capabilities: ['users:write'] },
+    });
+    expect(self.status).toBe(403);
+    const within = await server.request('PUT', `/members/${user.id}`, { token: userAdmin.token, siteId, body: { role: 'viewer' } });
+    expect(within.status).toBe(200);
+  });
+
+  it('answers 403 with one body for an unknown user id and a malformed one', async () => {
+    const unknown = await server.request('PUT', '/members/0123456789abcdef01234567', {
+      token: admin.token,
+      siteId,
+      body: { role: 'viewer' },
+    });
+    const malformed = await server.request('PUT', '/members/not-an-id', { token: admin.token, siteId, body: { role: 'viewer' } });
+    expect(unknown.status).toBe(403);
+    expect(withoutRequestId(malformed.body)).toEqual(withoutRequestId(unknown.body));
+  });
+
+  it('answers 403 without users:write, 403 in a site the caller is not in, 400 without X-Site-Id, 401 without credentials', async () => {
+    const editor = await server.createMember({ siteId, role: 'editor' });
+    const user = await server.createMember({});
+    const body = { role: 'viewer' };
+    expect((await server.request('PUT', `/members/${user.id}`, { token: editor.token, siteId, body })).status).toBe(403);
+    expect((await server.request('PUT', `/members/${user.id}`, { token: admin.token, siteId: otherSiteId, body })).status).toBe(403);
+    expect((await server.request('PUT', `/members/${user.id}`, { token: admin.token, body })).status).toBe(400);
+    expect((await server.request('PUT', `/members/${user.id}`, { siteId, body })).status).toBe(401);
+  });
+});
+
+describe('DELETE /members/:userId', () => {
+  it('removes the membership (204): the user loses the site and the removal is announced', async () => {
+    const user = await server.createMember({ siteId, role: 'editor' });
+    const removed: Array<{ siteId: string; userId: string }> = [];
+    const unsubscribe = server.composed.services.events.on('membership-removed', (event) => removed.push(event));
+    const response = await server.request('DELETE', `/members/${user.id}`, { token: admin.token, siteId });
+    unsubscribe();
+    expect(response.status).toBe(204);
+    expect(response.body).toBeUndefined();
+    expect(removed).toEqual([{ siteId, userId: user.id }]);
+    expect((await server.request('GET', '/collections', { token: user.token, siteId })).status).toBe(403);
+    expect((await server.request('GET', '/sites', { token: user.token })).body.data).toEqual([]);
+  });
+
+  it("answers 403 with one body for another site's member, a non-member, an unknown id and a malformed id", async () => {
+    const elsewhere = await server.createMember({ siteId: otherSiteId, role: 'viewer' });
+    const outsider = await server.createMember({});
+    const responses = await Promise.all(
+      [elsewhere.id, outsider.id, 'ffffffffffffffffffffffff', 'zzz'].map((id) =>
+        server.request('DELETE', `/members/${id}`, { token: admin.token, siteId }),
+      ),
+    );
+    for (const response of responses) expect(response.status).toBe(403);
+    const bodies = responses.map((response) => withoutRequestId(response.body));
+    expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1);
+    // The other site's membership is untouched.
+    expect((await server.request('GET', '/collections', { token: elsewhere.token, siteId: otherSiteId })).status).toBe(200);
+  });
+
+  it('answers 403 without users:write and 401 without credentials', async () => {
+    const viewer = await server.createMember({ siteId, role: 'viewer' });
+    expect((await server.request('DELETE', `/members/${admin.id}`, { token: viewer.token, siteId })).status).toBe(403);
+    expect((await server.request('DELETE', `/members/${admin.id}`, { siteId })).status).toBe(401);
+  });
+});
+
+describe('GET /members', () => {
+  it("lists the site's members with user, role and effective capabilities, paged", async () => {
+    const site = await server.createSite('Listed');
+    const first = await server.createMember({ siteId: site, role: 'admin' });
+    const second = await server.createMember({ siteId: site, role: 'viewer', capabilities: ['approvals:decide'] });
+    await server.createMember({ siteId: otherSiteId, role: 'viewer' });
+    const response = await server.request('GET', '/members', { token: first.token, siteId: site });
+    expect(response.status).toBe(200);
+    const body = MemberListResponse.parse(response.body);
+    expect(body.meta).toEqual({ total: 2, limit: 25, offset: 0 });
+    expect(body.data.map((member) => [member.user.id, member.role, member.capabilities])).toEqual([
+      [first.id, 'admin', ['schema:read', 'schema:write', 'content:read', 'content:write', 'users:write', 'approvals:decide']],
+      [second.id, 'viewer', ['schema:read', 'content:read', 'approvals:decide']],
+    ]);
+    const page = await server.request('GET', '/members?limit=1&offset=1', { token: first.token, siteId: site });
+    expect(page.body.data.map((member: { userId: string }) => member.userId)).toEqual([second.id]);
+  });
+
+  it('answers 403 without users:write', async () => {
+    const viewer = await server.createMember({ siteId, role: 'viewer' });
+    expect((await server.request('GET', '/members', { token: viewer.token, siteId })).status).toBe(403);
+  });
+});

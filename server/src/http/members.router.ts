@@ -1,0 +1,30 @@
+// PUT/DELETE /members/:userId and GET /members, in the X-Site-Id site (users:write).
+import { ListQuery, PutMemberRequest } from '@lumibase/shared';
+import { Router } from 'express';
+import type { MembersService } from '../services/members.service.js';
+import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
+import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
+
+/** Mounted after tenancy. */
+export function createMembersRouter({ members }: { members: MembersService }): Router {
+  const router = Router();
+  router.use('/members', requireCapabilities('users:write'));
+
+  router.get('/members', async (request, response) => {
+    const page = parseInput(ListQuery, request.query, 'query');
+    const { records, total } = await members.list(currentSiteId(request), page);
+    sendData(response, 200, records, { total, ...page });
+  });
+
+  router.put('/members/:userId', async (request, response) => {
+    const input = parseInput(PutMemberRequest, request.body, 'body');
+    const actor = { user: currentUser(request), capabilities: request.context.capabilities ?? [] };
+    sendData(response, 200, await members.put(currentSiteId(request), routeParam(request, 'userId'), input, actor));
+  });
+
+  router.delete('/members/:userId', async (request, response) => {
+    await members.remove(currentSiteId(request), routeParam(request, 'userId'));
+    sendNoContent(response);
+  });
+  return router;
+}

@@ -1,0 +1,190 @@
+// For route tests: the real composed server over the wire (embedded Mongo, real Redis) and a small fetch client.
+// biome-ignore-all lint/suspicious/noExplicitAny: response bodies are whatever the server sent; tests assert their shape.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { type ErrorEnvelope, ErrorEnvelope as ErrorEnvelopeSchema } from '@lumibase/shared';
+import { createClient, type RedisClientType } from 'redis';
+import { composeServer, type ServerInfrastructure } from '../compose-server.js';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+
+export const ADMIN_EMAIL = 'root@lumibase.test';
+export const ADMIN_PASSWORD = 'root-password-1';
+/** Cheap scrypt for tests (the hasher's own test covers the production cost). */
+const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as is, for malformed JSON. */
+  rawBody?: string;
+  token?: string;
+  siteId?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  apiUrl: string;
+  database: TestDatabase;
+  redis: RedisClientType;
+  composed: Awaited<ReturnType<typeof composeServer>>;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  login(email: string, password: string, address?: string): Promise<string>;
+  /** A fresh user with a membership in `siteId` (when given), signed in. */
+  createMember(options: {
+    siteId?: string;
+    role?: 'admin' | 'editor' | 'viewer';
+    capabilities?: string[];
+  }): Promise<{ id: string; email: string; token: string }>;
+  createSite(name?: string): Promise<string>;
+  adminToken: string;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startTestServer(
+  label: string,
+  environment: Record<string, string> = {},
+  overrides: Pick<ServerInfrastructure, 'copilot'> = {},
+): Promise<TestServer> {
+  const database = await openTestDatabase(label);
+  const redis: RedisClientType = createClient({
+    url: process.env.LUMIBASE_TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  });
+  await redis.connect();
+  const prefix = `test-${label}-${randomBytes(4).toString('hex')}`;
+  const config = loadConfig({
+    QUEUE_PREFIX: prefix,
+    LUMIBASE_ADMIN_EMAIL: ADMIN_EMAIL,
+    LUMIBASE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    ...environment,
+  });
+  const composed = await composeServer({
+    config,
+    logger: createLogger({ level: 'silent' }),
+    mongo: database.connection,
+    redis,
+    dependencies: [],
+    scryptParameters: TEST_SCRYPT,
+    ...overrides,
+  });
+  const httpServer = composed.app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('listening', () => resolve());
+    httpServer.once('error', reject);
+  });
+  const baseUrl = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+  const apiUrl = `${baseUrl}/api/v1`;
+
+  async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    if (options.siteId !== undefined) headers['x-site-id'] = options.siteId;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
+    const response = await fetch(path.startsWith('/api/') || path.startsWith('/healthz') ? baseUrl + path : apiUrl + path, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // Left as text: a test asserting the envelope then fails visibly.
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  async function login(email: string, password: string, address?: string): Promise<string> {
+    const response = await request('POST', '/auth/login', {
+      body: { email, password },
+      ...(address ? { headers: { 'x-forwarded-for': address } } : {}),
+    });
+    if (response.status !== 200) throw new Error(`login ${email} failed: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body.data.token as string;
+  }
+
+  const adminToken = await login(ADMIN_EMAIL, ADMIN_PASSWORD);
+
+  async function createSite(name = `Site ${++counter}`): Promise<string> {
+    const response = await request('POST', '/sites', { token: adminToken, body: { name } });
+    if (response.status !== 201) throw new Error(`create site failed: ${response.status}`);
+    return response.body.data.id as string;
+  }
+
+  async function createMember({
+    siteId,
+    role = 'editor',
+    capabilities,
+  }: {
+    siteId?: string;
+    role?: 'admin' | 'editor' | 'viewer';
+    capabilities?: string[];
+  }) {
+    const email = `user${++counter}-${randomBytes(3).toString('hex')}@example.test`;
+    const password = 'member-password';
+    const created = await request('POST', '/users', { token: adminToken, body: { email, password, name: `User ${counter}` } });
+    if (created.status !== 201) throw new Error(`create user failed: ${created.status} ${JSON.stringify(created.body)}`);
+    const id = created.body.data.id as string;
+    if (siteId) {
+      const member = await request('PUT', `/members/${id}`, {
+        token: adminToken,
+        siteId,
+        body: { role, ...(capabilities ? { capabilities } : {}) },
+      });
+      if (member.status !== 200) throw new Error(`add member failed: ${member.status} ${JSON.stringify(member.body)}`);
+    }
+    return { id, email, token: await login(email, password) };
+  }
+
+  return {
+    baseUrl,
+    apiUrl,
+    database,
+    redis,
+    composed,
+    request,
+    login,
+    createMember,
+    createSite,
+    adminToken,
+    async close() {
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length > 0) await redis.del(keys);
+      await redis.quit();
+      await database.close();
+    },
+  };
+}
+
+/** The error body without its requestId: what must be identical between two refusals. */
+export function withoutRequestId(body: ErrorEnvelope): unknown {
+  const { requestId: _requestId, ...rest } = body.error;
+  return { error: rest };
+}
+
+/** Asserts-by-throwing that `body` is exactly an error envelope (strict: no stray fields). */
+export function isErrorEnvelope(body: unknown): boolean {
+  return (
+    ErrorEnvelopeSchema.strict().safeParse(body).success &&
+    ErrorEnvelopeSchema.shape.error.strict().safeParse((body as ErrorEnvelope).error).success
+  );
+}

@@ -1,0 +1,80 @@
+// Sign-in, sessions and sign-out: the only code that issues or revokes a session.
+import { RateLimitedError, type SiteAccess, UnauthenticatedError, type UserView } from '@lumibase/shared';
+import type { LoginLimiter } from '../security/login-limiter.js';
+import type { PasswordHasher } from '../security/password-hasher.js';
+import { generateSessionToken, hashSessionToken } from '../security/session-token.js';
+import type { Stores } from '../store/stores.js';
+import type { DomainEvents } from './domain-events.js';
+import type { SiteAccessService } from './site-access.service.js';
+
+export interface AuthServiceOptions {
+  stores: Pick<Stores, 'users' | 'sessions'>;
+  access: SiteAccessService;
+  hasher: PasswordHasher;
+  limiter: LoginLimiter;
+  events: DomainEvents;
+  sessionTtlHours: number;
+  now?: () => Date;
+}
+
+export interface LoginResult {
+  token: string;
+  expiresAt: string;
+  user: UserView;
+  sites: SiteAccess[];
+}
+
+export interface Authenticated {
+  user: UserView;
+  sessionId: string;
+  expiresAt: Date;
+}
+
+export class AuthService {
+  private readonly now: () => Date;
+
+  constructor(private readonly options: AuthServiceOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** `address` is the client's IP: failures are limited per email and per address. */
+  async login({ email, password, address }: { email: string; password: string; address: string }): Promise<LoginResult> {
+    const { stores, hasher, limiter } = this.options;
+    const attempt = { email, address };
+    const wait = await limiter.blockedFor(attempt);
+    if (wait > 0) throw new RateLimitedError({ message: 'Too many failed sign-ins; try again later', retryAfterSeconds: wait });
+
+    const credentials = await stores.users.findCredentials(email);
+    // An unknown email costs the same hashing time as a wrong password: timing tells nothing.
+    if (!credentials) await hasher.burn(password);
+    const valid = credentials ? await hasher.verify(password, credentials.passwordHash) : false;
+    if (!credentials || !valid) {
+      await limiter.recordFailure(attempt);
+      throw new UnauthenticatedError({ message: 'Invalid email or password' });
+    }
+
+    const token = generateSessionToken();
+    const expiresAt = new Date(this.now().getTime() + this.options.sessionTtlHours * 3_600_000);
+    await stores.sessions.create({ tokenHash: hashSessionToken(token), userId: credentials.user.id, expiresAt });
+    const sites = await this.options.access.sitesOf(credentials.user);
+    return { token, expiresAt: expiresAt.toISOString(), user: credentials.user, sites };
+  }
+
+  /** The session and user a token stands for; UnauthenticatedError when it is unknown, expired or its user is gone. */
+  async authenticate(token: string): Promise<Authenticated> {
+    const { stores } = this.options;
+    const session = token ? await stores.sessions.findActive(hashSessionToken(token), this.now()) : null;
+    const user = session ? await stores.users.findById(session.userId) : null;
+    if (!session || !user) throw new UnauthenticatedError({ message: 'Invalid or expired session' });
+    return { user, sessionId: session.id, expiresAt: session.expiresAt };
+  }
+
+  async logout({ sessionId, userId }: { sessionId: string; userId: string }): Promise<void> {
+    await this.options.stores.sessions.delete(sessionId);
+    this.options.events.emit('session-revoked', { sessionId, userId });
+  }
+
+  async me(user: UserView): Promise<{ user: UserView; sites: SiteAccess[] }> {
+    return { user, sites: await this.options.access.sitesOf(user) };
+  }
+}

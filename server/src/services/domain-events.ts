@@ -1,0 +1,49 @@
+// What the services announce after a change, for layers that react to it (realtime, embeddings).
+import { EventEmitter } from 'node:events';
+
+export interface ContentChanged {
+  siteId: string;
+  kind: 'collection' | 'field' | 'item';
+  action: 'created' | 'updated' | 'deleted';
+  collection: string;
+  id?: string;
+  field?: string;
+}
+
+export interface DomainEventMap {
+  /** A session ended (logout): its sockets should be disconnected. */
+  'session-revoked': { sessionId: string; userId: string };
+  /** A user lost access to a site: their sockets in that site should be disconnected. */
+  'membership-removed': { siteId: string; userId: string };
+  'content-changed': ContentChanged;
+}
+
+type Listener<K extends keyof DomainEventMap> = (event: DomainEventMap[K]) => void;
+
+/**
+ * In-process and after the fact: a listener learns of a change that has already happened, and a
+ * throwing listener never undoes it (the error is reported to `onListenerError`). Events that must
+ * reach other processes are the listener's job to forward.
+ */
+export class DomainEvents {
+  private readonly emitter = new EventEmitter();
+
+  constructor(private readonly onListenerError: (error: unknown, event: keyof DomainEventMap) => void = () => {}) {
+    this.emitter.setMaxListeners(0);
+  }
+
+  on<K extends keyof DomainEventMap>(name: K, listener: Listener<K>): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+
+  emit<K extends keyof DomainEventMap>(name: K, event: DomainEventMap[K]): void {
+    for (const listener of this.emitter.listeners(name) as Listener<K>[]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.onListenerError(error, name);
+      }
+    }
+  }
+}

@@ -1,0 +1,79 @@
+// Items of one collection: CRUD with data validated against the collection's fields.
+import type { ItemView } from '@lumibase/shared';
+import type { ItemRecord } from '../store/item.store.js';
+import type { Page, PageOf } from '../store/object-id.js';
+import type { SiteStores, Stores } from '../store/stores.js';
+import type { CollectionRecord } from '../store/collection.store.js';
+import { collectionNotFound } from './collections.service.js';
+import type { DomainEvents } from './domain-events.js';
+import { recordNotInSite } from './record-not-in-site.js';
+import { validateItemData } from './validate-item-data.js';
+import type { WriteContext } from './write-context.js';
+
+function toItemView(record: ItemRecord, collection: string): ItemView {
+  return { id: record.id, collection, data: record.data, createdAt: record.createdAt, updatedAt: record.updatedAt };
+}
+
+/**
+ * Errors, in the order a caller meets them: NotFoundError for a collection name the site lacks,
+ * ValidationError for data that does not fit the fields, and the not-in-site ForbiddenError for an
+ * item id that is not in this site's collection (malformed, nonexistent, or another site's).
+ */
+export class ItemsService {
+  constructor(
+    private readonly stores: Pick<Stores, 'forSite'>,
+    private readonly events: DomainEvents,
+  ) {}
+
+  /** Newest first. */
+  async list(siteId: string, collection: string, page: Page): Promise<PageOf<ItemView>> {
+    const { site, record } = await this.collection(siteId, collection);
+    const { records, total } = await site.items.list(record.id, page);
+    return { records: records.map((item) => toItemView(item, collection)), total };
+  }
+
+  async get(siteId: string, collection: string, id: string): Promise<ItemView> {
+    const { site, record } = await this.collection(siteId, collection);
+    const item = await site.items.findById(record.id, id);
+    if (!item) throw recordNotInSite();
+    return toItemView(item, collection);
+  }
+
+  /** With `context.operationId`, creating again returns the item the first call created. */
+  async create(siteId: string, collection: string, data: Record<string, unknown>, context: WriteContext = {}): Promise<ItemView> {
+    const { site, record } = await this.collection(siteId, collection);
+    const { set } = validateItemData(record.fields, data, 'create');
+    const item = await site.items.insert(record.id, set, context.operationId);
+    this.events.emit('content-changed', { siteId, kind: 'item', action: 'created', collection, id: item.id });
+    return toItemView(item, collection);
+  }
+
+  /** Merges the given fields into the item; null removes an optional field's value. */
+  async update(
+    siteId: string,
+    collection: string,
+    id: string,
+    data: Record<string, unknown>,
+    _context: WriteContext = {},
+  ): Promise<ItemView> {
+    const { site, record } = await this.collection(siteId, collection);
+    const changes = validateItemData(record.fields, data, 'patch');
+    const item = await site.items.update(record.id, id, changes);
+    if (!item) throw recordNotInSite();
+    this.events.emit('content-changed', { siteId, kind: 'item', action: 'updated', collection, id: item.id });
+    return toItemView(item, collection);
+  }
+
+  async remove(siteId: string, collection: string, id: string, _context: WriteContext = {}): Promise<void> {
+    const { site, record } = await this.collection(siteId, collection);
+    if (!(await site.items.delete(record.id, id))) throw recordNotInSite();
+    this.events.emit('content-changed', { siteId, kind: 'item', action: 'deleted', collection, id: id.toLowerCase() });
+  }
+
+  private async collection(siteId: string, name: string): Promise<{ site: SiteStores; record: CollectionRecord }> {
+    const site = this.stores.forSite(siteId);
+    const record = await site.collections.findByName(name);
+    if (!record) throw collectionNotFound(name);
+    return { site, record };
+  }
+}

@@ -1,0 +1,10 @@
+// The one answer for a record addressed by id that is not in the caller's site.
+import { ForbiddenError } from '@lumibase/shared';
+
+/**
+ * Another site's record, a nonexistent one and a malformed id all get this same error, so the
+ * answer never tells a caller whether an id exists somewhere else.
+ */
+export function recordNotInSite(): ForbiddenError {
+  return new ForbiddenError({ message: 'No access to this record', reason: 'record-not-in-site' });
+}

@@ -1,0 +1,62 @@
+// Which sites a user may act in, with which role and capabilities: the rule behind tenancy, /auth/me and sockets.
+import {
+  effectiveCapabilities,
+  ForbiddenError,
+  type GrantedCapability,
+  type SiteAccess,
+  type SiteView,
+  type UserView,
+  WILDCARD,
+} from '@lumibase/shared';
+import { parseObjectId } from '../store/object-id.js';
+import type { Stores } from '../store/stores.js';
+
+export interface ResolvedSite {
+  site: SiteView;
+  role: SiteAccess['role'];
+  capabilities: GrantedCapability[];
+}
+
+/** `*` is a superadmin's alone: held by anyone else (it cannot be granted, but data outlives rules) it is dropped. */
+function capabilitiesFor(user: UserView, role: SiteAccess['role'], extras: readonly GrantedCapability[]): GrantedCapability[] {
+  if (role === 'superadmin') return [WILDCARD];
+  const capabilities = effectiveCapabilities(role, extras);
+  return user.isSuperadmin ? capabilities : capabilities.filter((capability) => capability !== WILDCARD);
+}
+
+export class SiteAccessService {
+  constructor(private readonly stores: Pick<Stores, 'sites' | 'userMemberships' | 'forSite'>) {}
+
+  /** Every site the user may enter; a superadmin enters all of them as `superadmin` holding `*`. */
+  async sitesOf(user: UserView): Promise<SiteAccess[]> {
+    if (user.isSuperadmin) {
+      const sites = await this.stores.sites.listAll();
+      return sites.map((site) => ({ ...site, role: 'superadmin', capabilities: [WILDCARD] }));
+    }
+    const memberships = await this.stores.userMemberships.listForUser(user.id);
+    const sites = await this.stores.sites.findByIds(memberships.map((membership) => membership.siteId));
+    const bySite = new Map(memberships.map((membership) => [membership.siteId, membership]));
+    return sites.map((site) => {
+      const membership = bySite.get(site.id)!;
+      return { ...site, role: membership.role, capabilities: capabilitiesFor(user, membership.role, membership.capabilities) };
+    });
+  }
+
+  /**
+   * The site `siteId` names and the user's standing in it. A malformed id, an unknown site and a
+   * site the user is not a member of are one and the same refusal, so ids cannot be probed.
+   */
+  async resolve(user: UserView, siteId: string): Promise<ResolvedSite> {
+    const refusal = () => new ForbiddenError({ message: 'No access to this site', reason: 'not-a-member' });
+    if (!parseObjectId(siteId)) throw refusal();
+    // Both lookups at once: this runs on every site-scoped request.
+    const [site, membership] = await Promise.all([
+      this.stores.sites.findById(siteId),
+      user.isSuperadmin ? null : this.stores.forSite(siteId).members.get(user.id),
+    ]);
+    if (!site) throw refusal();
+    if (user.isSuperadmin) return { site, role: 'superadmin', capabilities: [WILDCARD] };
+    if (!membership) throw refusal();
+    return { site, role: membership.role, capabilities: capabilitiesFor(user, membership.role, membership.capabilities) };
+  }
+}

@@ -1,0 +1,11 @@
+// createItem: a new item; the operation id is stored on it, so a re-run returns it instead of a second one.
+import { runOnce } from './run-once.js';
+import { type ExecutorFactory, writeContext } from './skill-dependencies.js';
+
+export const createItemExecutor: ExecutorFactory<'createItem'> = (dependencies) => async (args, context) =>
+  runOnce({
+    dependencies,
+    context,
+    skillName: 'createItem',
+    perform: () => dependencies.items.create(context.siteId, args.collection, args.data, writeContext(context)),
+  });

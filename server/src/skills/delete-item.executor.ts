@@ -1,0 +1,24 @@
+// deleteItem: an item; a re-run after a run that got as far as deleting it succeeds.
+import { ForbiddenError } from '@lumibase/shared';
+import { itemNotFound } from './item-not-found.js';
+import { runOnce, tolerating } from './run-once.js';
+import { type ExecutorFactory, writeContext } from './skill-dependencies.js';
+
+export const deleteItemExecutor: ExecutorFactory<'deleteItem'> = (dependencies) => async (args, context) =>
+  runOnce({
+    dependencies,
+    context,
+    skillName: 'deleteItem',
+    perform: async (resumed) => {
+      try {
+        await tolerating(
+          resumed,
+          () => dependencies.items.remove(context.siteId, args.collection, args.id, writeContext(context)),
+          (error) => error instanceof ForbiddenError,
+        );
+      } catch (error) {
+        throw error instanceof ForbiddenError ? itemNotFound(args.collection, args.id) : error;
+      }
+      return { collection: args.collection, id: args.id, deleted: true };
+    },
+  });

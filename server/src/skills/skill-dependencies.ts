@@ -1,0 +1,26 @@
+// What the skill executors are built over: the CMS services and the Copilot's operation ledger.
+import type { SkillName } from '@lumibase/shared';
+import type { SkillExecutionContext, SkillExecutor } from '../harness/skill-executors.js';
+import type { CollectionsService } from '../services/collections.service.js';
+import type { FieldsService } from '../services/fields.service.js';
+import type { ItemsService } from '../services/items.service.js';
+import type { MembersService } from '../services/members.service.js';
+import type { WriteContext } from '../services/write-context.js';
+import type { OperationRepository } from '../store/ai/operation.store.js';
+
+export interface SkillDependencies {
+  collections: Pick<CollectionsService, 'listAll' | 'get' | 'create' | 'remove'>;
+  fields: Pick<FieldsService, 'add' | 'update' | 'remove'>;
+  items: Pick<ItemsService, 'list' | 'get' | 'create' | 'update' | 'remove'>;
+  members: Pick<MembersService, 'remove'>;
+  operations: { forSite(siteId: string): { operations: OperationRepository } };
+  clock?: () => Date;
+}
+
+/** One executor file exports one of these: the executor of its skill, given the dependencies. */
+export type ExecutorFactory<Name extends SkillName> = (dependencies: SkillDependencies) => SkillExecutor<Name>;
+
+/** The write context the services take: on whose authority, and the id that makes a retry harmless. */
+export function writeContext({ actor, operationId }: SkillExecutionContext): WriteContext {
+  return { actor, operationId };
+}

@@ -1,0 +1,281 @@
+// The executors over the real CMS services and stores: what each skill does, and that a second run of one operation is a no-op.
+import { randomUUID } from 'node:crypto';
+import { type Field, NotFoundError, SKILL_NAMES } from '@lumibase/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SkillExecutionContext, SkillExecutors } from '../harness/skill-executors.js';
+import { CollectionsService } from '../services/collections.service.js';
+import { DomainEvents } from '../services/domain-events.js';
+import { FieldsService } from '../services/fields.service.js';
+import { ItemsService } from '../services/items.service.js';
+import { MembersService } from '../services/members.service.js';
+import { AiStores } from '../store/ai/ai-stores.js';
+import { createStores, type Stores } from '../store/stores.js';
+import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { createSkillExecutors } from './create-skill-executors.js';
+
+let database: TestDatabase;
+let stores: Stores;
+let aiStores: AiStores;
+let services: { collections: CollectionsService; fields: FieldsService; items: ItemsService; members: MembersService };
+let executors: SkillExecutors;
+
+beforeAll(async () => {
+  database = await openTestDatabase('skill_executors');
+  stores = await createStores(database.connection);
+  aiStores = new AiStores(database.connection);
+  await aiStores.ensureIndexes();
+  const events = new DomainEvents();
+  services = {
+    collections: new CollectionsService(stores, events),
+    fields: new FieldsService(stores, events),
+    items: new ItemsService(stores, events),
+    members: new MembersService(stores, events),
+  };
+  executors = createSkillExecutors({ ...services, operations: aiStores });
+});
+afterAll(async () => database?.close());
+
+const actor = { id: 'u-ada', name: 'Ada' };
+const TITLE: Field = { name: 'title', type: 'string', required: true };
+
+async function newSite(): Promise<string> {
+  return (await stores.sites.create(`Skills ${randomUUID().slice(0, 8)}`)).id;
+}
+
+/** A site with a `posts` collection (a required title) and `count` items in it. */
+async function siteWithPosts(count = 0): Promise<{ siteId: string; itemIds: string[] }> {
+  const siteId = await newSite();
+  await services.collections.create(siteId, { name: 'posts', fields: [TITLE, { name: 'body', type: 'text', required: false }] });
+  const itemIds: string[] = [];
+  for (let index = 0; index < count; index += 1) itemIds.push((await services.items.create(siteId, 'posts', { title: `Post ${index}` })).id);
+  return { siteId, itemIds };
+}
+
+function contextIn(siteId: string, operationId = randomUUID()): SkillExecutionContext {
+  return { siteId, actor, operationId };
+}
+
+const itemCount = async (siteId: string, collection = 'posts') =>
+  (await services.items.list(siteId, collection, { limit: 1, offset: 0 })).total;
+const fieldsOf = async (siteId: string, collection = 'posts') => (await services.collections.get(siteId, collection)).fields;
+
+/** Runs the executor twice under one operation id and returns both results. */
+async function twice<T>(run: () => Promise<T>): Promise<[T, T]> {
+  const first = await run();
+  const second = await run();
+  return [first, second];
+}
+
+describe('the executors map', () => {
+  it('has an executor for every skill of the catalog', () => {
+    expect(Object.keys(executors).sort()).toEqual([...SKILL_NAMES].sort());
+  });
+});
+
+describe('each executor, run twice with the same operation id, has the effect of one run', () => {
+  it('createCollection creates one collection and answers the re-run with it', async () => {
+    const siteId = await newSite();
+    const context = contextIn(siteId);
+    const args = { name: 'articles', label: 'Articles', fields: [TITLE] };
+    const [first, second] = await twice(() => executors.createCollection(args, context));
+    expect(first).toEqual({ name: 'articles', label: 'Articles', fields: [TITLE] });
+    expect(second).toEqual(first);
+    expect((await services.collections.listAll(siteId)).map((collection) => collection.name)).toEqual(['articles']);
+    // Another operation asking for the same name is a conflict, not a silent success.
+    await expect(executors.createCollection(args, contextIn(siteId))).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('deleteCollection deletes once; the re-run succeeds instead of finding nothing', async () => {
+    const { siteId } = await siteWithPosts(2);
+    const context = contextIn(siteId);
+    const [first, second] = await twice(() => executors.deleteCollection({ name: 'posts' }, context));
+    expect(first).toEqual({ collection: 'posts', deleted: true });
+    expect(second).toEqual(first);
+    expect(await services.collections.listAll(siteId)).toEqual([]);
+    await expect(executors.deleteCollection({ name: 'posts' }, contextIn(siteId))).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('createField adds the field once', async () => {
+    const { siteId } = await siteWithPosts();
+    const context = contextIn(siteId);
+    const field: Field = { name: 'score', type: 'integer', required: false };
+    const [first, second] = await twice(() => executors.createField({ collection: 'posts', field }, context));
+    expect(first).toEqual({ collection: 'posts', field });
+    expect(second).toEqual(first);
+    expect((await fieldsOf(siteId)).filter((candidate) => candidate.name === 'score')).toEqual([field]);
+  });
+
+  it('updateField renames once; the re-run neither fails on the old name nor renames again', async () => {
+    const { siteId } = await siteWithPosts(1);
+    const context = contextIn(siteId);
+    const args = { collection: 'posts', field: 'body', changes: { name: 'summary', required: false } };
+    const [first, second] = await twice(() => executors.updateField(args, context));
+    expect(first).toEqual({ collection: 'posts', field: { name: 'summary', type: 'text', required: false } });
+    expect(second).toEqual(first);
+    expect((await fieldsOf(siteId)).map((field) => field.name)).toEqual(['title', 'summary']);
+  });
+
+  it('deleteField removes the field once and the re-run succeeds', async () => {
+    const { siteId } = await siteWithPosts(1);
+    const context = contextIn(siteId);
+    const [first, second] = await twice(() => executors.deleteField({ collection: 'posts', field: 'body' }, context));
+    expect(first).toEqual({ collection: 'posts', field: 'body', deleted: true });
+    expect(second).toEqual(first);
+    expect((await fieldsOf(siteId)).map((field) => field.name)).toEqual(['title']);
+  });
+
+  it('createItem creates one item and answers the re-run with the same item', async () => {
+    const { siteId } = await siteWithPosts();
+    const context = contextIn(siteId);
+    const [first, second] = await twice(() => executors.createItem({ collection: 'posts', data: { title: 'Once' } }, context));
+    expect(first).toMatchObject({ collection: 'posts', data: { title: 'Once' } });
+    expect(second).toEqual(first);
+    expect(await itemCount(siteId)).toBe(1);
+    // A different operation is a different item.
+    await executors.createItem({ collection: 'posts', data: { title: 'Once' } }, contextIn(siteId));
+    expect(await itemCount(siteId)).toBe(2);
+  });
+
+  it('updateItem merges once, with the same result on the re-run', async () => {
+    const { siteId, itemIds } = await siteWithPosts(1);
+    const context = contextIn(siteId);
+    const [first, second] = await twice(() => executors.updateItem({ collection: 'posts', id: itemIds[0]!, data: { body: 'More' } }, context));
+    expect(first).toMatchObject({ id: itemIds[0], data: { title: 'Post 0', body: 'More' } });
+    expect(second).toEqual(first);
+  });
+
+  it('deleteItem deletes once; the re-run of the same operation succeeds', async () => {
+    const { siteId, itemIds } = await siteWithPosts(2);
+    const context = contextIn(siteId);
+    const [first, second] = await twice(() => executors.deleteItem({ collection: 'posts', id: itemIds[0]! }, context));
+    expect(first).toEqual({ collection: 'posts', id: itemIds[0], deleted: true });
+    expect(second).toEqual(first);
+    expect(await itemCount(siteId)).toBe(1);
+    // Deleting it again under another operation is an honest "not found", never a silent success.
+    await expect(executors.deleteItem({ collection: 'posts', id: itemIds[0]! }, contextIn(siteId))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: `No item "${itemIds[0]}" in collection "posts" of this site`,
+    });
+  });
+
+  it('deleteUser removes the membership in the current site only, once', async () => {
+    const siteId = await newSite();
+    const otherSiteId = await newSite();
+    const user = await stores.users.create({ email: `${randomUUID()}@example.test`, name: 'Bob', passwordHash: 'x', isSuperadmin: false });
+    await stores.forSite(siteId).members.put(user.id, 'editor', []);
+    await stores.forSite(otherSiteId).members.put(user.id, 'viewer', []);
+    const context = contextIn(siteId);
+    const [first, second] = await twice(() => executors.deleteUser({ userId: user.id }, context));
+    expect(first).toEqual({ userId: user.id, removedFromSite: true });
+    expect(second).toEqual(first);
+    expect(await stores.forSite(siteId).members.get(user.id)).toBeNull();
+    expect(await stores.forSite(otherSiteId).members.get(user.id)).toMatchObject({ role: 'viewer' });
+    expect(await stores.users.findById(user.id)).toMatchObject({ id: user.id });
+    await expect(executors.deleteUser({ userId: user.id }, contextIn(siteId))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('the reads are plain reads', async () => {
+    const { siteId, itemIds } = await siteWithPosts(3);
+    const context = contextIn(siteId);
+    expect(await executors.listCollections({}, context)).toEqual({ collections: [await services.collections.get(siteId, 'posts')] });
+    const listed = await executors.listItems({ collection: 'posts', limit: 2, offset: 0 }, context);
+    expect(listed).toMatchObject({ collection: 'posts', total: 3, limit: 2, offset: 0 });
+    expect((listed as { items: { id: string }[] }).items.map((item) => item.id)).toEqual([itemIds[2], itemIds[1]]);
+  });
+});
+
+describe('when an earlier run of the operation started and never recorded its end', () => {
+  async function claimWithoutFinishing(context: SkillExecutionContext, skillName: string): Promise<void> {
+    const claim = await aiStores.forSite(context.siteId).operations.claim({ operationId: context.operationId, skillName, at: new Date() });
+    expect(claim).toEqual({ state: 'new' });
+  }
+
+  it('deleteItem finds the item gone and takes it as that run’s success', async () => {
+    const { siteId, itemIds } = await siteWithPosts(1);
+    const context = contextIn(siteId);
+    await claimWithoutFinishing(context, 'deleteItem');
+    await services.items.remove(siteId, 'posts', itemIds[0]!); // the crashed run's effect
+    await expect(executors.deleteItem({ collection: 'posts', id: itemIds[0]! }, context)).resolves.toMatchObject({ deleted: true });
+  });
+
+  it('createItem finds the item that run created, by its operation id', async () => {
+    const { siteId } = await siteWithPosts();
+    const context = contextIn(siteId);
+    await claimWithoutFinishing(context, 'createItem');
+    const created = await services.items.create(siteId, 'posts', { title: 'Crashed' }, { operationId: context.operationId });
+    await expect(executors.createItem({ collection: 'posts', data: { title: 'Crashed' } }, context)).resolves.toEqual(created);
+    expect(await itemCount(siteId)).toBe(1);
+  });
+
+  it('deleteCollection and deleteField find their target gone and succeed', async () => {
+    const { siteId } = await siteWithPosts();
+    const fieldContext = contextIn(siteId);
+    await claimWithoutFinishing(fieldContext, 'deleteField');
+    await services.fields.remove(siteId, 'posts', 'body');
+    await expect(executors.deleteField({ collection: 'posts', field: 'body' }, fieldContext)).resolves.toMatchObject({ deleted: true });
+    const collectionContext = contextIn(siteId);
+    await claimWithoutFinishing(collectionContext, 'deleteCollection');
+    await services.collections.remove(siteId, 'posts');
+    await expect(executors.deleteCollection({ name: 'posts' }, collectionContext)).resolves.toMatchObject({ deleted: true });
+  });
+
+  it('updateField finds the rename made and succeeds', async () => {
+    const { siteId } = await siteWithPosts();
+    const context = contextIn(siteId);
+    await claimWithoutFinishing(context, 'updateField');
+    await services.fields.update(siteId, 'posts', 'body', { name: 'summary' });
+    await expect(executors.updateField({ collection: 'posts', field: 'body', changes: { name: 'summary' } }, context)).resolves.toEqual({
+      collection: 'posts',
+      field: { name: 'summary', type: 'text', required: false },
+    });
+  });
+});
+
+describe('when a run is refused', () => {
+  it('forgets the operation, so a retry after fixing the cause is a fresh attempt', async () => {
+    const siteId = await newSite();
+    const context = contextIn(siteId);
+    await expect(executors.deleteCollection({ name: 'drafts' }, context)).rejects.toBeInstanceOf(NotFoundError);
+    await services.collections.create(siteId, { name: 'drafts' });
+    await expect(executors.deleteCollection({ name: 'drafts' }, context)).resolves.toEqual({ collection: 'drafts', deleted: true });
+    expect(await services.collections.listAll(siteId)).toEqual([]);
+  });
+
+  it('fails with the service’s reasons: unknown collection, invalid data', async () => {
+    const { siteId } = await siteWithPosts();
+    await expect(executors.listItems({ collection: 'nope' }, contextIn(siteId))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(executors.createItem({ collection: 'posts', data: { colour: 'red' } }, contextIn(siteId))).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    expect(await itemCount(siteId)).toBe(0);
+  });
+});
+
+describe('the RAG skills', () => {
+  it('answer plainly that they are not available yet, suggesting nothing', async () => {
+    const { siteId } = await siteWithPosts();
+    const context = contextIn(siteId);
+    expect(await executors.aiSuggestField({ collection: 'posts', description: 'a hero image' }, context)).toEqual({
+      available: false,
+      skill: 'aiSuggestField',
+      message: expect.stringMatching(/^aiSuggestField is not available yet: .*embeddings/),
+    });
+    expect(await executors.aiContentAssist({ collection: 'posts', field: 'body', instruction: 'make it shorter' }, context)).toEqual({
+      available: false,
+      skill: 'aiContentAssist',
+      message: expect.stringMatching(/^aiContentAssist is not available yet: /),
+    });
+  });
+
+  it('still say when the collection, field or item asked about does not exist', async () => {
+    const { siteId } = await siteWithPosts();
+    const context = contextIn(siteId);
+    await expect(executors.aiSuggestField({ collection: 'nope', description: 'x' }, context)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(executors.aiContentAssist({ collection: 'posts', field: 'nope', instruction: 'x' }, context)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(
+      executors.aiContentAssist({ collection: 'posts', field: 'body', instruction: 'x', itemId: 'ffffffffffffffffffffffff' }, context),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

@@ -1,0 +1,128 @@
+// mongoose models of the Copilot's collections, registered on one connection (no global models).
+import { type Connection, type InferSchemaType, type Model, Schema, type Types } from 'mongoose';
+import { APPROVAL_STATUSES, AUDIT_ACTIONS, MESSAGE_ROLES } from '@lumibase/shared';
+
+const options = { versionKey: false, autoIndex: false, minimize: false, strict: 'throw' } as const;
+
+const actor = new Schema({ id: { type: String, required: true }, name: { type: String } }, { _id: false, ...options });
+
+const approvalSchema = new Schema(
+  {
+    siteId: { type: String, required: true },
+    skillName: { type: String, required: true },
+    /** encodeJson(arguments): see json-codec.ts for why this is text. */
+    argumentsJson: { type: String, required: true },
+    context: {
+      type: new Schema({ message: { type: String }, conversationId: { type: String } }, { _id: false, ...options }),
+      required: true,
+    },
+    status: { type: String, enum: APPROVAL_STATUSES, required: true },
+    requestedBy: { type: actor, required: true },
+    decidedBy: { type: actor },
+    decidedAt: { type: Date },
+    reason: { type: String },
+    resultJson: { type: String },
+    lastError: { type: String },
+    attempts: { type: Number, required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'ai_approvals', ...options },
+);
+// The approvals list: one site, one status, newest first.
+approvalSchema.index({ siteId: 1, status: 1, createdAt: -1 });
+
+const auditSchema = new Schema(
+  {
+    siteId: { type: String, required: true },
+    action: { type: String, enum: AUDIT_ACTIONS, required: true },
+    skillName: { type: String },
+    approvalId: { type: String },
+    actor: { type: actor, required: true },
+    detailJson: { type: String },
+    createdAt: { type: Date, required: true },
+  },
+  { collection: 'ai_audit', ...options },
+);
+auditSchema.index({ siteId: 1, createdAt: -1 });
+
+const conversationSchema = new Schema(
+  {
+    siteId: { type: String, required: true },
+    userId: { type: String, required: true },
+    title: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'ai_conversations', ...options },
+);
+conversationSchema.index({ siteId: 1, userId: 1, updatedAt: -1 });
+
+const messageSchema = new Schema(
+  {
+    siteId: { type: String, required: true },
+    conversationId: { type: String, required: true },
+    role: { type: String, enum: MESSAGE_ROLES, required: true },
+    content: { type: String },
+    resultsJson: { type: String },
+    createdAt: { type: Date, required: true },
+  },
+  { collection: 'ai_messages', ...options },
+);
+// The chat's context window: a conversation's latest messages.
+messageSchema.index({ siteId: 1, conversationId: 1, createdAt: -1 });
+
+/**
+ * The skill executors' idempotency ledger: one document per operation (an approval id, or a fresh
+ * id per safe call). `started` before a write, `completed` with its result after it.
+ */
+const operationSchema = new Schema(
+  {
+    siteId: { type: String, required: true },
+    operationId: { type: String, required: true },
+    skillName: { type: String, required: true },
+    status: { type: String, enum: ['started', 'completed'], required: true },
+    resultJson: { type: String },
+    startedAt: { type: Date, required: true },
+    completedAt: { type: Date },
+  },
+  { collection: 'ai_operations', ...options },
+);
+// One claim per operation: the unique index is what makes two runs of it see each other.
+operationSchema.index({ siteId: 1, operationId: 1 }, { unique: true });
+// Re-deliveries come within minutes or hours; a month of memory is plenty.
+operationSchema.index({ startedAt: 1 }, { expireAfterSeconds: 30 * 24 * 60 * 60 });
+
+type WithId<T> = T & { _id: Types.ObjectId };
+export type ApprovalDocument = WithId<InferSchemaType<typeof approvalSchema>>;
+export type AuditDocument = WithId<InferSchemaType<typeof auditSchema>>;
+export type ConversationDocument = WithId<InferSchemaType<typeof conversationSchema>>;
+export type MessageDocument = WithId<InferSchemaType<typeof messageSchema>>;
+export type OperationDocument = WithId<InferSchemaType<typeof operationSchema>>;
+
+export interface AiModels {
+  approvals: Model<InferSchemaType<typeof approvalSchema>>;
+  audit: Model<InferSchemaType<typeof auditSchema>>;
+  conversations: Model<InferSchemaType<typeof conversationSchema>>;
+  messages: Model<InferSchemaType<typeof messageSchema>>;
+  operations: Model<InferSchemaType<typeof operationSchema>>;
+}
+
+function register<T>(connection: Connection, name: string, schema: Schema<T>): Model<T> {
+  return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);
+}
+
+export function createAiModels(connection: Connection): AiModels {
+  return {
+    approvals: register(connection, 'AiApproval', approvalSchema),
+    audit: register(connection, 'AiAudit', auditSchema),
+    conversations: register(connection, 'AiConversation', conversationSchema),
+    messages: register(connection, 'AiMessage', messageSchema),
+    operations: register(connection, 'AiOperation', operationSchema),
+  };
+}
+
+/** Called by the composition root at start; index builds are idempotent. */
+export async function ensureAiIndexes(models: AiModels): Promise<void> {
+  await Promise.all(Object.values(models).map((model: Model<unknown>) => model.createIndexes()));
+}

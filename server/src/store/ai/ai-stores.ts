@@ -1,0 +1,40 @@
+// The Copilot's stores, handed out per site so that no query can run without its siteId.
+import type { Connection } from 'mongoose';
+import { type AiModels, createAiModels, ensureAiIndexes } from './ai-models.js';
+import { type ApprovalRepository, ApprovalStore } from './approval.store.js';
+import { type AuditRepository, AuditStore } from './audit.store.js';
+import { type ConversationRepository, ConversationStore } from './conversation.store.js';
+import { type OperationRepository, OperationStore } from './operation.store.js';
+
+export interface SiteAiStores {
+  approvals: ApprovalRepository;
+  audit: AuditRepository;
+  conversations: ConversationRepository;
+  operations: OperationRepository;
+}
+
+/** What the harness and services depend on; tests may substitute it, production uses AiStores. */
+export interface AiStoreFactory {
+  forSite(siteId: string): SiteAiStores;
+}
+
+export class AiStores implements AiStoreFactory {
+  readonly models: AiModels;
+
+  constructor(connection: Connection) {
+    this.models = createAiModels(connection);
+  }
+
+  ensureIndexes(): Promise<void> {
+    return ensureAiIndexes(this.models);
+  }
+
+  forSite(siteId: string): SiteAiStores {
+    return {
+      approvals: new ApprovalStore(this.models, siteId),
+      audit: new AuditStore(this.models, siteId),
+      conversations: new ConversationStore(this.models, siteId),
+      operations: new OperationStore(this.models, siteId),
+    };
+  }
+}

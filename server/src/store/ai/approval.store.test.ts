@@ -1,0 +1,168 @@
+import fc from 'fast-check';
+import type { Approval } from '@lumibase/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewApproval } from './approval.store.js';
+import { APPROVAL_LIST_LIMIT } from './approval.store.js';
+import { approvalArbitrary } from './testing/arbitraries.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from './testing/test-database.js';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database?.close());
+
+const approvalsOf = (siteId: string) => database.stores.forSite(siteId).approvals;
+
+function pendingApproval(overrides: Partial<NewApproval> = {}): NewApproval {
+  const at = new Date('2025-01-01T00:00:00.000Z');
+  return {
+    skillName: 'deleteCollection',
+    arguments: { name: 'posts' },
+    context: { message: 'delete collection posts' },
+    status: 'pending',
+    requestedBy: { id: 'u1', name: 'Ada' },
+    attempts: 0,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+describe('ApprovalStore', () => {
+  describe('property 15: round trip', () => {
+    it('gives back any valid approval deep-equal, whatever its JSON arguments, result and dates', async () => {
+      await fc.assert(
+        fc.asyncProperty(approvalArbitrary, async (approval) => {
+          const store = approvalsOf(freshSiteId());
+          const created = await store.insert(approval);
+          const expected: Approval = { ...approval, id: created.id, siteId: store.siteId };
+          expect(created).toEqual(expected);
+          const read = await store.get(created.id);
+          expect(read).toEqual(expected);
+          // -0 is not 0 to Object.is; toEqual checks it, this says so out loud for the arguments.
+          expect(JSON.stringify(read!.arguments)).toBe(JSON.stringify(approval.arguments));
+          expect(read!.createdAt.getTime()).toBe(approval.createdAt.getTime());
+          expect(await store.list({ status: approval.status })).toEqual([expected]);
+        }),
+        { numRuns: 100 },
+      );
+    });
+
+    it('keeps -0, $-prefixed and dotted keys, NUL bytes and lone surrogates in arguments', async () => {
+      const store = approvalsOf(freshSiteId());
+      const args = JSON.parse('{"$set":{"a.b":-0},"":["\\ud800",{"\\u0000":null}],"__proto__":{"x":1}}') as Record<string, unknown>;
+      const created = await store.insert(pendingApproval({ arguments: args, result: { $inc: -0 } }));
+      const read = await store.get(created.id);
+      expect(read!.arguments).toEqual(args);
+      expect(Object.is((read!.arguments.$set as { 'a.b': number })['a.b'], -0)).toBe(true);
+      expect(Object.hasOwn(read!.arguments, '__proto__')).toBe(true);
+      expect(read!.result).toEqual({ $inc: -0 });
+    });
+  });
+
+  describe('get', () => {
+    it('treats malformed, unknown and other sites’ ids alike: absent', async () => {
+      const store = approvalsOf(freshSiteId());
+      const created = await store.insert(pendingApproval());
+      expect(await store.get(created.id)).toBeDefined();
+      for (const id of ['', 'abc', 'zzzzzzzzzzzzzzzzzzzzzzzz', `${created.id}0`, '000000000000000000000000', '{"$gt":""}']) {
+        expect(await store.get(id)).toBeUndefined();
+      }
+      expect(await approvalsOf(freshSiteId()).get(created.id)).toBeUndefined();
+    });
+  });
+
+  describe('list and count', () => {
+    it('list at most 100 of the site’s approvals of one status, newest first, and count them all', async () => {
+      const siteId = freshSiteId();
+      const store = approvalsOf(siteId);
+      const other = approvalsOf(freshSiteId());
+      const base = Date.UTC(2025, 0, 1);
+      const inserted: Approval[] = [];
+      for (let index = 0; index < 105; index += 1) {
+        // Shuffled creation times, some equal, so the order is the store's doing.
+        const createdAt = new Date(base + ((index * 37) % 101) * 1000);
+        inserted.push(await store.insert(pendingApproval({ createdAt, updatedAt: createdAt })));
+      }
+      await store.insert(pendingApproval({ status: 'approved' }));
+      await other.insert(pendingApproval());
+
+      const listed = await store.list();
+      expect(listed).toHaveLength(APPROVAL_LIST_LIMIT);
+      expect(listed.every((approval) => approval.siteId === siteId && approval.status === 'pending')).toBe(true);
+      for (let index = 1; index < listed.length; index += 1) {
+        expect(listed[index - 1]!.createdAt.getTime()).toBeGreaterThanOrEqual(listed[index]!.createdAt.getTime());
+      }
+      const newestFirst = [...inserted].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id > a.id ? 1 : -1));
+      expect(listed.map((approval) => approval.id)).toEqual(newestFirst.slice(0, 100).map((approval) => approval.id));
+      expect(await store.count()).toBe(105);
+      expect(await store.count({ status: 'approved' })).toBe(1);
+      expect((await store.list({ status: 'approved' })).map((approval) => approval.status)).toEqual(['approved']);
+      expect(await store.list({ limit: 5 })).toHaveLength(5);
+    });
+  });
+
+  describe('transition', () => {
+    it('applies a change only from the expected status and only in its own site', async () => {
+      const store = approvalsOf(freshSiteId());
+      const { id } = await store.insert(pendingApproval());
+      const at = new Date('2025-02-02T00:00:00.000Z');
+      const decidedBy = { id: 'u2', name: 'Grace' };
+      expect(await approvalsOf(freshSiteId()).transition(id, { from: 'pending', to: 'rejected', at })).toBeUndefined();
+      expect(await store.transition(id, { from: 'executing', to: 'approved', at })).toBeUndefined();
+      expect(await store.transition('nope', { from: 'pending', to: 'executing', at })).toBeUndefined();
+
+      const executing = await store.transition(id, {
+        from: 'pending',
+        to: 'executing',
+        at,
+        set: { decidedBy, decidedAt: at },
+        incrementAttempts: true,
+      });
+      expect(executing).toMatchObject({ status: 'executing', attempts: 1, decidedBy, decidedAt: at, updatedAt: at });
+      const failed = await store.transition(id, {
+        from: 'executing',
+        to: 'pending',
+        at,
+        set: { lastError: 'boom' },
+        unset: ['decidedBy', 'decidedAt'],
+      });
+      expect(failed).toMatchObject({ status: 'pending', attempts: 1, lastError: 'boom' });
+      expect(failed).not.toHaveProperty('decidedBy');
+      expect(failed).not.toHaveProperty('decidedAt');
+      await store.transition(id, { from: 'pending', to: 'executing', at, incrementAttempts: true });
+      const approved = await store.transition(id, {
+        from: 'executing',
+        to: 'approved',
+        at,
+        set: { result: { deleted: 'posts', $meta: [-0] } },
+        unset: ['lastError'],
+      });
+      expect(approved).toMatchObject({ status: 'approved', attempts: 2, result: { deleted: 'posts', $meta: [-0] } });
+      expect(approved).not.toHaveProperty('lastError');
+      expect(await store.get(id)).toEqual(approved);
+    });
+
+    it('lets exactly one of many simultaneous transitions from pending win', async () => {
+      const store = approvalsOf(freshSiteId());
+      const { id } = await store.insert(pendingApproval());
+      const at = new Date();
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          store.transition(
+            id,
+            index % 2 ? { from: 'pending', to: 'executing', at, incrementAttempts: true } : { from: 'pending', to: 'rejected', at },
+          ),
+        ),
+      );
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      const final = await store.get(id);
+      expect(final!.attempts).toBe(final!.status === 'executing' ? 1 : 0);
+    });
+  });
+
+  it('cannot be built without a site', () => {
+    expect(() => database.stores.forSite('')).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,131 @@
+// ai_approvals for one site: insert, read, list and compare-and-set status transitions.
+import type { Approval, ApprovalStatus } from '@lumibase/shared';
+import type { AiModels, ApprovalDocument } from './ai-models.js';
+import { decodeJson, encodeJson } from './json-codec.js';
+import { parseRecordId, requireSiteId } from './record-id.js';
+
+export const APPROVAL_LIST_LIMIT = 100;
+
+export type NewApproval = Omit<Approval, 'id' | 'siteId'>;
+
+type ChangeableField = 'decidedBy' | 'decidedAt' | 'reason' | 'result' | 'lastError';
+
+export interface ApprovalTransition {
+  from: ApprovalStatus;
+  to: ApprovalStatus;
+  at: Date;
+  set?: Partial<Pick<Approval, ChangeableField>>;
+  unset?: ChangeableField[];
+  /** `pending → executing` starts an execution: attempts + 1 in the same atomic write. */
+  incrementAttempts?: boolean;
+}
+
+/** What the harness and the decision service need; the mongoose store below is the real one. */
+export interface ApprovalRepository {
+  readonly siteId: string;
+  insert(approval: NewApproval): Promise<Approval>;
+  get(id: string): Promise<Approval | undefined>;
+  list(options?: { status?: ApprovalStatus; limit?: number }): Promise<Approval[]>;
+  count(options?: { status?: ApprovalStatus }): Promise<number>;
+  transition(id: string, transition: ApprovalTransition): Promise<Approval | undefined>;
+}
+
+function toApproval(document: ApprovalDocument): Approval {
+  const approval: Approval = {
+    id: document._id.toHexString(),
+    siteId: document.siteId,
+    skillName: document.skillName,
+    arguments: decodeJson(document.argumentsJson) as Record<string, unknown>,
+    context: { message: document.context.message ?? '' },
+    status: document.status,
+    requestedBy: { id: document.requestedBy.id, name: document.requestedBy.name ?? '' },
+    attempts: document.attempts,
+    createdAt: document.createdAt,
+    updatedAt: document.updatedAt,
+  };
+  if (document.context.conversationId != null) approval.context.conversationId = document.context.conversationId;
+  if (document.decidedBy != null) approval.decidedBy = { id: document.decidedBy.id, name: document.decidedBy.name ?? '' };
+  if (document.decidedAt != null) approval.decidedAt = document.decidedAt;
+  if (document.reason != null) approval.reason = document.reason;
+  if (document.resultJson != null) approval.result = decodeJson(document.resultJson);
+  if (document.lastError != null) approval.lastError = document.lastError;
+  return approval;
+}
+
+/** Field name in the document for each changeable approval field, and how its value is stored. */
+function storedField(field: ChangeableField, value: unknown): [string, unknown] {
+  return field === 'result' ? ['resultJson', encodeJson(value)] : [field, value];
+}
+
+export class ApprovalStore implements ApprovalRepository {
+  readonly siteId: string;
+
+  constructor(
+    private readonly models: Pick<AiModels, 'approvals'>,
+    siteId: string,
+  ) {
+    this.siteId = requireSiteId(siteId);
+  }
+
+  async insert(approval: NewApproval): Promise<Approval> {
+    const { arguments: args, result, ...rest } = approval;
+    const document = {
+      ...rest,
+      siteId: this.siteId,
+      argumentsJson: encodeJson(args),
+      ...(result === undefined ? {} : { resultJson: encodeJson(result) }),
+    };
+    const [created] = await this.models.approvals.insertMany([document], { lean: true });
+    return { ...approval, id: created!._id.toHexString(), siteId: this.siteId };
+  }
+
+  /** Absent when the id is malformed, unknown, or another site's: callers cannot tell which. */
+  async get(id: string): Promise<Approval | undefined> {
+    const _id = parseRecordId(id);
+    if (!_id) return undefined;
+    const document = await this.models.approvals.findOne({ _id, siteId: this.siteId }).lean<ApprovalDocument>();
+    return document ? toApproval(document) : undefined;
+  }
+
+  /** Newest first (ties by id), at most 100. */
+  async list({ status = 'pending', limit = APPROVAL_LIST_LIMIT }: { status?: ApprovalStatus; limit?: number } = {}): Promise<Approval[]> {
+    const documents = await this.models.approvals
+      .find({ siteId: this.siteId, status })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(Math.min(Math.max(limit, 1), APPROVAL_LIST_LIMIT))
+      .lean<ApprovalDocument[]>();
+    return documents.map(toApproval);
+  }
+
+  count({ status = 'pending' }: { status?: ApprovalStatus } = {}): Promise<number> {
+    return this.models.approvals.countDocuments({ siteId: this.siteId, status });
+  }
+
+  /**
+   * Compare-and-set: applies the change only if the approval is in this site and in `from`, in
+   * one atomic findAndModify, so of two concurrent transitions from the same state one wins and
+   * the other gets undefined.
+   */
+  async transition(id: string, transition: ApprovalTransition): Promise<Approval | undefined> {
+    const _id = parseRecordId(id);
+    if (!_id) return undefined;
+    const $set: Record<string, unknown> = { status: transition.to, updatedAt: transition.at };
+    for (const [field, value] of Object.entries(transition.set ?? {}) as [ChangeableField, unknown][]) {
+      if (value === undefined) continue;
+      const [path, stored] = storedField(field, value);
+      $set[path] = stored;
+    }
+    const $unset: Record<string, ''> = {};
+    for (const field of transition.unset ?? []) {
+      const [path] = storedField(field, null);
+      if (!(path in $set)) $unset[path] = '';
+    }
+    const update: Record<string, unknown> = { $set };
+    if (Object.keys($unset).length > 0) update.$unset = $unset;
+    if (transition.incrementAttempts) update.$inc = { attempts: 1 };
+    const document = await this.models.approvals
+      .findOneAndUpdate({ _id, siteId: this.siteId, status: transition.from }, update, { new: true })
+      .lean<ApprovalDocument>();
+    return document ? toApproval(document) : undefined;
+  }
+}

@@ -1,0 +1,150 @@
+// ai_conversations and ai_messages for one site: a user's Copilot conversations and their memory.
+import type { MessageRole, SkillOutcome } from '@lumibase/shared';
+import type { AiModels, ConversationDocument, MessageDocument } from './ai-models.js';
+import { decodeJson, encodeJson } from './json-codec.js';
+import { parseRecordId, requireSiteId } from './record-id.js';
+
+/** How many stored messages a chat turn passes to the planner. */
+export const CONTEXT_MESSAGES = 20;
+
+export interface Conversation {
+  id: string;
+  siteId: string;
+  userId: string;
+  title: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ConversationMessage {
+  id: string;
+  conversationId: string;
+  role: MessageRole;
+  content: string;
+  results?: SkillOutcome[];
+  createdAt: Date;
+}
+
+export type NewConversationMessage = Omit<ConversationMessage, 'id' | 'conversationId'>;
+
+export interface ConversationRepository {
+  readonly siteId: string;
+  create(conversation: { userId: string; title: string; at: Date }): Promise<Conversation>;
+  get(id: string): Promise<Conversation | undefined>;
+  listForUser(userId: string, options?: { limit?: number; offset?: number }): Promise<Conversation[]>;
+  countForUser(userId: string): Promise<number>;
+  /** Deletes the conversation and its messages; false when it is not in this site. */
+  delete(id: string): Promise<boolean>;
+  appendMessage(conversationId: string, message: NewConversationMessage): Promise<ConversationMessage>;
+  /** The latest `limit` messages (default 20), oldest first: the planner's context window. */
+  latestMessages(conversationId: string, limit?: number): Promise<ConversationMessage[]>;
+  listMessages(conversationId: string, options?: { limit?: number; offset?: number }): Promise<ConversationMessage[]>;
+  countMessages(conversationId: string): Promise<number>;
+}
+
+function toConversation(document: ConversationDocument): Conversation {
+  const { _id, siteId, userId, title, createdAt, updatedAt } = document;
+  return { id: _id.toHexString(), siteId, userId, title, createdAt, updatedAt };
+}
+
+function toMessage(document: MessageDocument): ConversationMessage {
+  const message: ConversationMessage = {
+    id: document._id.toHexString(),
+    conversationId: document.conversationId,
+    role: document.role,
+    content: document.content ?? '',
+    createdAt: document.createdAt,
+  };
+  if (document.resultsJson != null) message.results = decodeJson(document.resultsJson) as SkillOutcome[];
+  return message;
+}
+
+export class ConversationStore implements ConversationRepository {
+  readonly siteId: string;
+
+  constructor(
+    private readonly models: Pick<AiModels, 'conversations' | 'messages'>,
+    siteId: string,
+  ) {
+    this.siteId = requireSiteId(siteId);
+  }
+
+  async create({ userId, title, at }: { userId: string; title: string; at: Date }): Promise<Conversation> {
+    const fields = { siteId: this.siteId, userId, title, createdAt: at, updatedAt: at };
+    // insertMany adds `_id` to the object it is given: hand it a copy.
+    const [created] = await this.models.conversations.insertMany([{ ...fields }], { lean: true });
+    return { id: created!._id.toHexString(), ...fields };
+  }
+
+  async get(id: string): Promise<Conversation | undefined> {
+    const _id = parseRecordId(id);
+    if (!_id) return undefined;
+    const document = await this.models.conversations.findOne({ _id, siteId: this.siteId }).lean<ConversationDocument>();
+    return document ? toConversation(document) : undefined;
+  }
+
+  async listForUser(userId: string, { limit = 25, offset = 0 }: { limit?: number; offset?: number } = {}): Promise<Conversation[]> {
+    const documents = await this.models.conversations
+      .find({ siteId: this.siteId, userId })
+      .sort({ updatedAt: -1, _id: -1 })
+      .skip(offset)
+      .limit(limit)
+      .lean<ConversationDocument[]>();
+    return documents.map(toConversation);
+  }
+
+  countForUser(userId: string): Promise<number> {
+    return this.models.conversations.countDocuments({ siteId: this.siteId, userId });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const _id = parseRecordId(id);
+    if (!_id) return false;
+    const { deletedCount } = await this.models.conversations.deleteOne({ _id, siteId: this.siteId });
+    // Messages go even if the conversation was already gone: a crash between the two deletes
+    // leaves no orphans after a retry.
+    await this.models.messages.deleteMany({ siteId: this.siteId, conversationId: id });
+    return deletedCount > 0;
+  }
+
+  async appendMessage(conversationId: string, message: NewConversationMessage): Promise<ConversationMessage> {
+    const { results, ...rest } = message;
+    const document = {
+      ...rest,
+      siteId: this.siteId,
+      conversationId,
+      ...(results === undefined ? {} : { resultsJson: encodeJson(results) }),
+    };
+    const [created] = await this.models.messages.insertMany([document], { lean: true });
+    const _id = parseRecordId(conversationId);
+    // Without a well-formed id the filter would lose its `_id` and touch some other conversation.
+    if (_id) await this.models.conversations.updateOne({ _id, siteId: this.siteId }, { $max: { updatedAt: message.createdAt } });
+    return { ...message, id: created!._id.toHexString(), conversationId };
+  }
+
+  async latestMessages(conversationId: string, limit = CONTEXT_MESSAGES): Promise<ConversationMessage[]> {
+    const documents = await this.models.messages
+      .find({ siteId: this.siteId, conversationId })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(limit)
+      .lean<MessageDocument[]>();
+    return documents.map(toMessage).reverse();
+  }
+
+  async listMessages(
+    conversationId: string,
+    { limit = 25, offset = 0 }: { limit?: number; offset?: number } = {},
+  ): Promise<ConversationMessage[]> {
+    const documents = await this.models.messages
+      .find({ siteId: this.siteId, conversationId })
+      .sort({ createdAt: 1, _id: 1 })
+      .skip(offset)
+      .limit(limit)
+      .lean<MessageDocument[]>();
+    return documents.map(toMessage);
+  }
+
+  countMessages(conversationId: string): Promise<number> {
+    return this.models.messages.countDocuments({ siteId: this.siteId, conversationId });
+  }
+}

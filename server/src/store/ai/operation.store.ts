@@ -1,0 +1,60 @@
+// ai_operations for one site: the ledger that makes a skill executor's second run a no-op.
+import { isDuplicateKeyError } from '../duplicate-key.js';
+import type { AiModels, OperationDocument } from './ai-models.js';
+import { decodeJson, encodeJson } from './json-codec.js';
+import { requireSiteId } from './record-id.js';
+
+/**
+ * What a run finds when it claims an operation: `new` (it is the first), `started` (an earlier run
+ * began and never finished: it may or may not have had its effect), or `completed` with the result
+ * the first run returned.
+ */
+export type OperationClaim = { state: 'new' } | { state: 'started' } | { state: 'completed'; result: unknown };
+
+export interface OperationRepository {
+  readonly siteId: string;
+  claim(operation: { operationId: string; skillName: string; at: Date }): Promise<OperationClaim>;
+  complete(operationId: string, result: unknown, at: Date): Promise<void>;
+  /** Forgets a claim whose run failed cleanly, so that the next run starts afresh. */
+  release(operationId: string): Promise<void>;
+}
+
+export class OperationStore implements OperationRepository {
+  readonly siteId: string;
+
+  constructor(
+    private readonly models: Pick<AiModels, 'operations'>,
+    siteId: string,
+  ) {
+    this.siteId = requireSiteId(siteId);
+  }
+
+  async claim({ operationId, skillName, at }: { operationId: string; skillName: string; at: Date }): Promise<OperationClaim> {
+    try {
+      await this.models.operations.insertMany([{ siteId: this.siteId, operationId, skillName, status: 'started', startedAt: at }], {
+        lean: true,
+      });
+      return { state: 'new' };
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    const existing = await this.models.operations.findOne({ siteId: this.siteId, operationId }).lean<OperationDocument>();
+    // Released between our insert and this read: claim again (a fresh start).
+    if (!existing) return this.claim({ operationId, skillName, at });
+    if (existing.status === 'completed') {
+      return { state: 'completed', result: existing.resultJson == null ? undefined : decodeJson(existing.resultJson) };
+    }
+    return { state: 'started' };
+  }
+
+  async complete(operationId: string, result: unknown, at: Date): Promise<void> {
+    await this.models.operations.updateOne(
+      { siteId: this.siteId, operationId },
+      { $set: { status: 'completed', completedAt: at, ...(result === undefined ? {} : { resultJson: encodeJson(result) }) } },
+    );
+  }
+
+  async release(operationId: string): Promise<void> {
+    await this.models.operations.deleteOne({ siteId: this.siteId, operationId, status: 'started' });
+  }
+}

@@ -1,0 +1,85 @@
+// fast-check arbitraries for stored Copilot records: approvals with edge-case JSON and dates.
+import { APPROVAL_STATUSES, type ActorRef, SKILL_NAMES } from '@lumibase/shared';
+import fc from 'fast-check';
+import type { NewApproval } from '../approval.store.js';
+
+/** Keys MongoDB or JavaScript treat specially, plus anything fast-check makes up (any code unit). */
+export const edgeKeyArbitrary = fc.oneof(
+  fc.constantFrom(
+    '$set',
+    '$where',
+    'a.b',
+    '.',
+    '$',
+    '',
+    '__proto__',
+    'constructor',
+    'toString',
+    '\u0000',
+    'ключ',
+    '鍵',
+    '🔑',
+    '_id',
+    'a\u0000b',
+  ),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+);
+
+/** Any JSON value: nested, unicode (lone surrogates too), -0, huge and tiny numbers, keys from `keys`. */
+export function makeJsonArbitrary(keys: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
+  return fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.constantFrom(null, true, false, 0, -0, 1e308, -1e-308, Number.MAX_SAFE_INTEGER + 2, 2 ** 31, -(2 ** 31) - 1, 0.1),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer(),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.array(tie('value'), { maxLength: 5 }),
+      fc.dictionary(keys, tie('value'), { maxKeys: 5 }),
+    ),
+  })).value;
+}
+
+export const jsonArbitrary = makeJsonArbitrary(edgeKeyArbitrary);
+
+export const jsonObjectArbitrary = fc.oneof(
+  { weight: 8, arbitrary: fc.dictionary(edgeKeyArbitrary, jsonArbitrary, { maxKeys: 8 }) },
+  // A large argument (a long article pasted into createItem).
+  { weight: 1, arbitrary: fc.record({ body: fc.string({ minLength: 1, maxLength: 8 }).map((chunk) => chunk.repeat(20_000)) }) },
+  { weight: 1, arbitrary: fc.constant({}) },
+) as fc.Arbitrary<Record<string, unknown>>;
+
+/** Well-formed text: BSON strings are UTF-8, so the plain string fields hold valid Unicode. */
+export const textArbitrary = (maxLength = 60) => fc.string({ unit: 'grapheme', maxLength });
+
+export const actorArbitrary: fc.Arbitrary<ActorRef> = fc.record({
+  id: textArbitrary(30).filter((id) => id.length > 0),
+  name: textArbitrary(40),
+});
+
+export const dateArbitrary = fc.date({ noInvalidDate: true });
+
+export const approvalArbitrary: fc.Arbitrary<NewApproval> = fc.record(
+  {
+    skillName: fc.constantFrom(...SKILL_NAMES),
+    arguments: jsonObjectArbitrary,
+    context: fc.record(
+      {
+        message: textArbitrary(2000),
+        conversationId: fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 24, maxLength: 24 }),
+      },
+      { requiredKeys: ['message'] },
+    ),
+    status: fc.constantFrom(...APPROVAL_STATUSES),
+    requestedBy: actorArbitrary,
+    decidedBy: actorArbitrary,
+    decidedAt: dateArbitrary,
+    reason: textArbitrary(),
+    result: jsonArbitrary,
+    lastError: textArbitrary(),
+    attempts: fc.nat({ max: 1000 }),
+    createdAt: dateArbitrary,
+    updatedAt: dateArbitrary,
+  },
+  { requiredKeys: ['skillName', 'arguments', 'context', 'status', 'requestedBy', 'attempts', 'createdAt', 'updatedAt'] },
+);

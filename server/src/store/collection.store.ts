@@ -1,0 +1,135 @@
+// One site's CMS collections (site-scoped). Field edits are compare-and-set on a revision number.
+import { ConflictError, type Field } from '@lumibase/shared';
+import type { Types } from 'mongoose';
+import { isDuplicateKeyError } from './duplicate-key.js';
+import { decodeJsonValue, encodeJsonValue, type Stored } from './json-value-codec.js';
+import type { CmsCollectionModel } from './models/cms-collection.model.js';
+import { type Page, type PageOf, toId, toIso } from './object-id.js';
+import { SiteScopedStore } from './site-scoped.js';
+
+export interface CollectionRecord {
+  /** Internal: items point at it. The API addresses collections by name. */
+  id: string;
+  name: string;
+  label?: string;
+  fields: Field[];
+  revision: number;
+  operationId?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface StoredField {
+  name: string;
+  type: Field['type'];
+  required: boolean;
+  options?: Stored;
+}
+
+interface StoredCollection {
+  _id: Types.ObjectId;
+  name: string;
+  label?: string | null;
+  fields: StoredField[];
+  revision: number;
+  operationId?: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function encodeField(field: Field): StoredField {
+  const stored: StoredField = { name: field.name, type: field.type, required: field.required };
+  if (field.options !== undefined) stored.options = encodeJsonValue(field.options);
+  return stored;
+}
+
+function decodeField(stored: StoredField): Field {
+  const field: Field = { name: stored.name, type: stored.type, required: stored.required === true };
+  if (stored.options !== undefined && stored.options !== null) field.options = decodeJsonValue(stored.options) as Field['options'];
+  return field;
+}
+
+function toCollection(document: StoredCollection): CollectionRecord {
+  return {
+    id: toId(document._id),
+    name: document.name,
+    ...(typeof document.label === 'string' ? { label: document.label } : {}),
+    fields: (document.fields ?? []).map(decodeField),
+    revision: document.revision ?? 0,
+    ...(typeof document.operationId === 'string' ? { operationId: document.operationId } : {}),
+    createdAt: toIso(document.createdAt),
+    updatedAt: toIso(document.updatedAt),
+  };
+}
+
+export class CollectionStore extends SiteScopedStore {
+  constructor(
+    private readonly collections: CmsCollectionModel,
+    siteId: string,
+  ) {
+    super(siteId);
+  }
+
+  async list(page: Page): Promise<PageOf<CollectionRecord>> {
+    const [documents, total] = await Promise.all([
+      this.collections.find(this.scoped({})).sort({ name: 1 }).skip(page.offset).limit(page.limit).lean<StoredCollection[]>(),
+      this.collections.countDocuments(this.scoped({})),
+    ]);
+    return { records: documents.map(toCollection), total };
+  }
+
+  async listAll(): Promise<CollectionRecord[]> {
+    const documents = await this.collections.find(this.scoped({})).sort({ name: 1 }).lean<StoredCollection[]>();
+    return documents.map(toCollection);
+  }
+
+  async findByName(name: string): Promise<CollectionRecord | null> {
+    const document = await this.collections.findOne(this.scoped({ name })).lean<StoredCollection>();
+    return document ? toCollection(document) : null;
+  }
+
+  /**
+   * Throws ConflictError when the site already has a collection of that name, unless that
+   * collection was created by the same `operationId` (a retry), which returns it instead.
+   */
+  async create(collection: { name: string; label?: string; fields: Field[]; operationId?: string }): Promise<CollectionRecord> {
+    try {
+      const [created] = await this.collections.create([
+        this.owned({
+          name: collection.name,
+          ...(collection.label !== undefined ? { label: collection.label } : {}),
+          fields: collection.fields.map(encodeField),
+          revision: 0,
+          ...(collection.operationId !== undefined ? { operationId: collection.operationId } : {}),
+        }),
+      ]);
+      return toCollection(created!.toObject() as unknown as StoredCollection);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      const existing = collection.operationId !== undefined ? await this.findByName(collection.name) : null;
+      if (existing && existing.operationId === collection.operationId) return existing;
+      throw new ConflictError({ message: `Collection "${collection.name}" already exists` });
+    }
+  }
+
+  /** Removes the collection and returns what it was, or null if there was none. */
+  async delete(name: string): Promise<CollectionRecord | null> {
+    const document = await this.collections.findOneAndDelete(this.scoped({ name })).lean<StoredCollection>();
+    return document ? toCollection(document) : null;
+  }
+
+  /**
+   * Replaces the field list if the collection is still at `expectedRevision`. Null when someone
+   * changed it in between (the caller re-reads and re-checks), or null when it is gone.
+   */
+  async replaceFields(name: string, expectedRevision: number, fields: readonly Field[]): Promise<CollectionRecord | null> {
+    const document = await this.collections
+      .findOneAndUpdate(
+        this.scoped({ name, revision: expectedRevision }),
+        { $set: { fields: fields.map(encodeField) }, $inc: { revision: 1 } },
+        { new: true },
+      )
+      .lean<StoredCollection>();
+    return document ? toCollection(document) : null;
+  }
+}

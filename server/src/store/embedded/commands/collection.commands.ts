@@ -1,0 +1,74 @@
+// create, drop, dropDatabase, listCollections, listDatabases.
+import type { Document } from 'bson';
+import { Query } from 'mingo';
+import { CommandError } from '../engine/command-error.js';
+import { ID_INDEX } from '../engine/index-spec.js';
+import { type CommandHandler, targetCollection } from './command-context.js';
+
+// Options a collection keeps; the rest of the command (lsid, $db, writeConcern...) is envelope.
+const COLLECTION_OPTIONS = [
+  'capped',
+  'size',
+  'max',
+  'validator',
+  'validationLevel',
+  'validationAction',
+  'collation',
+  'timeseries',
+  'expireAfterSeconds',
+  'clusteredIndex',
+  'changeStreamPreAndPostImages',
+  'storageEngine',
+];
+
+const create: CommandHandler = (command, context) => {
+  if (command.viewOn !== undefined) throw new CommandError('CommandNotSupported', 'views are not supported by the embedded server');
+  const options: Document = {};
+  for (const option of COLLECTION_OPTIONS) if (command[option] !== undefined) options[option] = command[option];
+  context.catalog.createCollection(context.dbName, targetCollection(command), options);
+  return { ok: 1 };
+};
+
+// Since MongoDB 7.0, dropping a collection that does not exist succeeds.
+const drop: CommandHandler = (command, context) => {
+  const name = targetCollection(command);
+  const collection = context.catalog.collection(context.dbName, name);
+  const nIndexesWas = collection?.indexSpecs().length;
+  context.catalog.dropCollection(context.dbName, name);
+  return collection ? { nIndexesWas, ns: collection.namespace, ok: 1 } : { ok: 1 };
+};
+
+const dropDatabase: CommandHandler = (_command, context) => {
+  context.catalog.dropDatabase(context.dbName);
+  return { ok: 1 };
+};
+
+const listCollections: CommandHandler = (command, context) => {
+  let entries: Document[] = context.catalog.collections(context.dbName).map((collection) => ({
+    name: collection.name,
+    type: 'collection',
+    options: collection.options,
+    info: { readOnly: false, uuid: collection.uuid },
+    idIndex: ID_INDEX,
+  }));
+  const filter = command.filter as Document | undefined;
+  if (filter && Object.keys(filter).length) {
+    const query = new Query(filter);
+    entries = entries.filter((entry) => query.test(entry));
+  }
+  if (command.nameOnly) entries = entries.map(({ name, type }) => ({ name, type }));
+  const batchSize = (command.cursor as Document | undefined)?.batchSize as number | undefined;
+  return context.cursors.open(`${context.dbName}.$cmd.listCollections`, entries, batchSize);
+};
+
+const listDatabases: CommandHandler = (command, context) => {
+  let databases: Document[] = context.catalog.databaseNames().map((name) => ({ name, sizeOnDisk: 0, empty: false }));
+  if (command.filter && Object.keys(command.filter).length) {
+    const query = new Query(command.filter as Document);
+    databases = databases.filter((entry) => query.test(entry));
+  }
+  if (command.nameOnly) return { databases: databases.map(({ name }) => ({ name })), ok: 1 };
+  return { databases, totalSize: 0, totalSizeMb: 0, ok: 1 };
+};
+
+export const collectionCommands: Record<string, CommandHandler> = { create, drop, dropDatabase, listCollections, listDatabases };

@@ -1,0 +1,117 @@
+// One collection: documents by _id in natural (insertion) order plus its indexes and their uniqueness.
+import { type Document, UUID } from 'bson';
+import type { ChangeSink } from './change-op.js';
+import { CommandError } from './command-error.js';
+import { duplicateKeyError } from './duplicate-key-error.js';
+import { ID_INDEX, type IndexSpec, SecondaryIndex } from './index-spec.js';
+import { valueKey } from './value-key.js';
+
+interface IndexState {
+  index: SecondaryIndex;
+  /** Unique indexes only: index key → _id key of the owning document. */
+  owners?: Map<string, string>;
+}
+
+/**
+ * Stored documents are never mutated: updates build a new object and swap it in. Cursors,
+ * snapshots and in-flight replies can therefore hold references without copying.
+ */
+export class CollectionStore {
+  readonly documents = new Map<string, Document>();
+  private readonly indexes = new Map<string, IndexState>();
+
+  constructor(
+    readonly dbName: string,
+    readonly name: string,
+    readonly options: Document,
+    private readonly record: ChangeSink,
+    readonly uuid: UUID = new UUID(),
+  ) {}
+
+  get namespace(): string {
+    return `${this.dbName}.${this.name}`;
+  }
+
+  findById(id: unknown): Document | undefined {
+    return this.documents.get(valueKey(id));
+  }
+
+  insert(document: Document): void {
+    const idKey = valueKey(document._id);
+    if (this.documents.has(idKey)) throw duplicateKeyError(this.namespace, ID_INDEX, [document._id]);
+    const claims = this.checkUnique(document, idKey);
+    for (const [owners, key] of claims) owners.set(key, idKey);
+    this.documents.set(idKey, document);
+    this.record({ op: 'put', db: this.dbName, coll: this.name, doc: document });
+  }
+
+  /** Swaps `previous` for `next` (same _id) after checking that next breaks no unique index. */
+  replace(previous: Document, next: Document): void {
+    const idKey = valueKey(previous._id);
+    const claims = this.checkUnique(next, idKey);
+    this.releaseKeys(previous, idKey);
+    for (const [owners, key] of claims) owners.set(key, idKey);
+    this.documents.set(idKey, next);
+    this.record({ op: 'put', db: this.dbName, coll: this.name, doc: next });
+  }
+
+  remove(document: Document): void {
+    const idKey = valueKey(document._id);
+    if (!this.documents.delete(idKey)) return;
+    this.releaseKeys(document, idKey);
+    this.record({ op: 'delete', db: this.dbName, coll: this.name, id: document._id });
+  }
+
+  indexSpecs(): IndexSpec[] {
+    return [ID_INDEX, ...[...this.indexes.values()].map((state) => state.index.spec)];
+  }
+
+  hasIndex(name: string): boolean {
+    return name === ID_INDEX.name || this.indexes.has(name);
+  }
+
+  /** Builds the index over existing documents; a unique index fails (and is not created) on duplicates. */
+  createIndex(spec: IndexSpec): void {
+    const state: IndexState = { index: new SecondaryIndex(spec) };
+    if (spec.unique) {
+      const owners = new Map<string, string>();
+      for (const [idKey, document] of this.documents) {
+        for (const { key, values } of state.index.keysOf(document)) {
+          const owner = owners.get(key);
+          if (owner !== undefined && owner !== idKey) throw duplicateKeyError(this.namespace, spec, values);
+          owners.set(key, idKey);
+        }
+      }
+      state.owners = owners;
+    }
+    this.indexes.set(spec.name, state);
+    this.record({ op: 'createIndex', db: this.dbName, coll: this.name, spec });
+  }
+
+  dropIndex(name: string): void {
+    if (name === ID_INDEX.name) throw new CommandError('InvalidOptions', 'cannot drop _id index');
+    if (!this.indexes.delete(name)) throw new CommandError('IndexNotFound', `index not found with name [${name}]`);
+    this.record({ op: 'dropIndex', db: this.dbName, coll: this.name, name });
+  }
+
+  /** Returns the index entries `document` would claim, throwing E11000 if another document holds one. */
+  private checkUnique(document: Document, idKey: string): [Map<string, string>, string][] {
+    const claims: [Map<string, string>, string][] = [];
+    for (const { index, owners } of this.indexes.values()) {
+      if (!owners) continue;
+      for (const { key, values } of index.keysOf(document)) {
+        const owner = owners.get(key);
+        if (owner !== undefined && owner !== idKey) throw duplicateKeyError(this.namespace, index.spec, values);
+        claims.push([owners, key]);
+      }
+    }
+    return claims;
+  }
+
+  private releaseKeys(document: Document, idKey: string): void {
+    for (const { index, owners } of this.indexes.values()) {
+      if (!owners) continue;
+      for (const { key } of index.keysOf(document)) if (owners.get(key) === idKey) owners.delete(key);
+    }
+  }
+}

@@ -1,0 +1,135 @@
+// Reads through mingo, with a Map lookup for `_id` equality, the lookup that dominates app traffic.
+import type { Document } from 'bson';
+import { Aggregator, find as mingoFind, ProcessingMode, Query } from 'mingo';
+import { cloneDeep } from 'mingo/util';
+import type { CollectionStore } from './collection-store.js';
+import { toCommandError } from './command-error.js';
+
+export interface ReadOptions {
+  sort?: Document;
+  skip?: number;
+  limit?: number;
+  projection?: Document;
+  collation?: Document;
+}
+
+// `$where`/`$function` would run client-supplied code; MongoDB runs it sandboxed, we do not run it at all.
+const BASE_OPTIONS = { idKey: '_id', scriptEnabled: false } as const;
+
+function mingoOptions(collation?: Document) {
+  return collation ? { ...BASE_OPTIONS, collation: collation as never } : BASE_OPTIONS;
+}
+
+function isOperatorObject(value: unknown): value is Document {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  const first = Object.keys(value)[0];
+  return first?.startsWith('$') ?? false;
+}
+
+/** `{ _id: v }` or `{ _id: { $eq: v } }` (plus any other conditions) → v; anything else → undefined. */
+function idEquality(filter: Document): { id: unknown; rest: Document } | undefined {
+  if (!Object.hasOwn(filter, '_id')) return undefined;
+  const { _id: condition, ...rest } = filter;
+  if (condition instanceof RegExp || Array.isArray(condition)) return undefined;
+  if (isOperatorObject(condition)) {
+    const keys = Object.keys(condition);
+    if (keys.length !== 1 || keys[0] !== '$eq' || isOperatorObject(condition.$eq) || condition.$eq instanceof RegExp) return undefined;
+    return { id: condition.$eq, rest };
+  }
+  return { id: condition, rest };
+}
+
+/** The documents matching `filter`, in natural order unless sorted; references, not copies. */
+export function selectDocuments(collection: CollectionStore | undefined, filter: Document, options: ReadOptions = {}): Document[] {
+  if (!collection) return [];
+  const byId = idEquality(filter);
+  let source: Document[];
+  let criteria = filter;
+  if (byId) {
+    const document = collection.findById(byId.id);
+    source = document ? [document] : [];
+    criteria = byId.rest;
+  } else {
+    source = [...collection.documents.values()];
+  }
+  // { $natural: ±1 } is storage order, which for us is insertion order.
+  let sort = options.sort && Object.keys(options.sort).length ? options.sort : undefined;
+  if (sort && Object.keys(sort).length === 1 && typeof sort.$natural === 'number') {
+    // `source` is always a fresh array here, so reversing it in place is safe.
+    if (sort.$natural < 0) source.reverse();
+    sort = undefined;
+  }
+  // Unfiltered, unsorted, unprojected reads (findOne by _id above all) skip mingo's per-call setup.
+  if (!sort && !options.projection && Object.keys(criteria).length === 0) {
+    const start = options.skip ?? 0;
+    return options.limit ? source.slice(start, start + options.limit) : start ? source.slice(start) : source;
+  }
+  try {
+    const projection = options.projection && Object.keys(options.projection).length ? options.projection : undefined;
+    const cursor = mingoFind(source, criteria, projection, mingoOptions(options.collation));
+    if (sort) cursor.sort(sort as never);
+    if (options.skip) cursor.skip(options.skip);
+    if (options.limit) cursor.limit(options.limit);
+    const documents = cursor.all() as Document[];
+    return projection ? documents.map(idFirst) : documents;
+  } catch (error) {
+    throw toCommandError(error);
+  }
+}
+
+/** Applies a find-style projection to one document. */
+export function projectDocument(document: Document, projection: Document): Document {
+  if (Object.keys(projection).length === 0) return document;
+  try {
+    return idFirst(mingoFind([document], {}, projection, BASE_OPTIONS).all()[0] as Document);
+  } catch (error) {
+    throw toCommandError(error);
+  }
+}
+
+/** A reusable predicate for one filter (compiling a mingo Query per document would be wasteful). */
+export function compileFilter(filter: Document): (document: Document) => boolean {
+  if (Object.keys(filter).length === 0) return () => true;
+  try {
+    const query = new Query(filter, BASE_OPTIONS);
+    return (document) => query.test(document);
+  } catch (error) {
+    throw toCommandError(error);
+  }
+}
+
+/** Runs a pipeline over copies, so stages that write fields cannot touch stored documents. */
+export function aggregateDocuments(
+  source: Document[],
+  pipeline: Document[],
+  resolveCollection: (name: string) => Document[],
+  collation?: Document,
+): Document[] {
+  try {
+    let stages = pipeline;
+    let input = source;
+    // A leading $match filters by reference first, so only the survivors are copied.
+    const first = pipeline[0];
+    if (first && Object.keys(first)[0] === '$match') {
+      const test = compileFilter(first.$match as Document);
+      input = source.filter(test);
+      stages = pipeline.slice(1);
+    }
+    if (stages.length === 0) return input;
+    const aggregator = new Aggregator(stages, {
+      ...mingoOptions(collation),
+      processingMode: ProcessingMode.CLONE_INPUT,
+      collectionResolver: (name: string) => resolveCollection(name).map((document) => cloneDeep(document) as Document),
+    });
+    return aggregator.run(input) as Document[];
+  } catch (error) {
+    throw toCommandError(error);
+  }
+}
+
+/** MongoDB always returns `_id` first; mingo's projection appends it last. */
+export function idFirst(document: Document): Document {
+  if (!Object.hasOwn(document, '_id') || Object.keys(document)[0] === '_id') return document;
+  const { _id, ...rest } = document;
+  return { _id, ...rest };
+}

@@ -1,0 +1,146 @@
+// One site's CMS items (site-scoped), always within one collection, addressed by its internal id.
+import type { Types } from 'mongoose';
+import { isDuplicateKeyError } from './duplicate-key.js';
+import { decodeRecord, encodeJsonValue, encodeRecord } from './json-value-codec.js';
+import type { CmsItemModel } from './models/cms-item.model.js';
+import { type Page, type PageOf, parseObjectId, toId, toIso } from './object-id.js';
+import { SiteScopedStore } from './site-scoped.js';
+
+export interface ItemRecord {
+  id: string;
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface StoredItem {
+  _id: Types.ObjectId;
+  data: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function toItem(document: StoredItem): ItemRecord {
+  return {
+    id: toId(document._id),
+    data: decodeRecord(document.data),
+    createdAt: toIso(document.createdAt),
+    updatedAt: toIso(document.updatedAt),
+  };
+}
+
+/** `data.<field>` paths; field names are validated names, never containing `.` or `$`. */
+function dataPaths<T>(names: readonly string[], value: (name: string) => T): Record<string, T> {
+  return Object.fromEntries(names.map((name) => [`data.${name}`, value(name)]));
+}
+
+export class ItemStore extends SiteScopedStore {
+  constructor(
+    private readonly items: CmsItemModel,
+    siteId: string,
+  ) {
+    super(siteId);
+  }
+
+  /** Newest first. */
+  async list(collectionId: string, page: Page): Promise<PageOf<ItemRecord>> {
+    const filter = this.inCollection(collectionId);
+    const [documents, total] = await Promise.all([
+      this.items.find(filter).sort({ createdAt: -1, _id: -1 }).skip(page.offset).limit(page.limit).lean<StoredItem[]>(),
+      this.items.countDocuments(filter),
+    ]);
+    return { records: documents.map(toItem), total };
+  }
+
+  /** The item if it is in this site and collection; null for anything else, malformed ids included. */
+  async findById(collectionId: string, id: string): Promise<ItemRecord | null> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return null;
+    const document = await this.items.findOne({ ...this.inCollection(collectionId), _id: objectId }).lean<StoredItem>();
+    return document ? toItem(document) : null;
+  }
+
+  /**
+   * Inserts an item. With an `operationId`, a repeat of the same operation returns the item the
+   * first one created instead of inserting a second (the unique index on it decides).
+   */
+  async insert(collectionId: string, data: Record<string, unknown>, operationId?: string): Promise<ItemRecord> {
+    if (operationId !== undefined) {
+      const existing = await this.findByOperation(operationId);
+      if (existing) return existing;
+    }
+    try {
+      const [created] = await this.items.create([
+        this.owned({
+          collectionId: parseObjectId(collectionId),
+          data: encodeRecord(data),
+          ...(operationId !== undefined ? { operationId } : {}),
+        }),
+      ]);
+      return toItem(created!.toObject() as unknown as StoredItem);
+    } catch (error) {
+      const existing = operationId !== undefined && isDuplicateKeyError(error) ? await this.findByOperation(operationId) : null;
+      if (existing) return existing;
+      throw error;
+    }
+  }
+
+  /** Sets and unsets top-level values; null when the item is not in this site and collection. */
+  async update(
+    collectionId: string,
+    id: string,
+    changes: { set: Record<string, unknown>; unset: readonly string[] },
+  ): Promise<ItemRecord | null> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return null;
+    const setNames = Object.keys(changes.set);
+    const update = {
+      ...(setNames.length > 0 ? { $set: dataPaths(setNames, (name) => encodeJsonValue(changes.set[name])) } : {}),
+      ...(changes.unset.length > 0 ? { $unset: dataPaths(changes.unset, () => '') } : {}),
+    };
+    const document = await this.items
+      .findOneAndUpdate({ ...this.inCollection(collectionId), _id: objectId }, update, { new: true })
+      .lean<StoredItem>();
+    return document ? toItem(document) : null;
+  }
+
+  /** True if the item was in this site and collection. */
+  async delete(collectionId: string, id: string): Promise<boolean> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return false;
+    const result = await this.items.deleteOne({ ...this.inCollection(collectionId), _id: objectId });
+    return result.deletedCount > 0;
+  }
+
+  async deleteAll(collectionId: string): Promise<number> {
+    const result = await this.items.deleteMany(this.inCollection(collectionId));
+    return result.deletedCount;
+  }
+
+  /** Removes a field's values from every item of the collection. */
+  async unsetField(collectionId: string, field: string): Promise<void> {
+    await this.items.updateMany(this.inCollection(collectionId), { $unset: { [`data.${field}`]: '' } });
+  }
+
+  async renameField(collectionId: string, from: string, to: string): Promise<void> {
+    await this.items.updateMany(
+      { ...this.inCollection(collectionId), [`data.${from}`]: { $exists: true } },
+      { $rename: { [`data.${from}`]: `data.${to}` } },
+    );
+  }
+
+  async count(collectionId: string): Promise<number> {
+    return this.items.countDocuments(this.inCollection(collectionId));
+  }
+
+  private async findByOperation(operationId: string): Promise<ItemRecord | null> {
+    const document = await this.items.findOne(this.scoped({ operationId })).lean<StoredItem>();
+    return document ? toItem(document) : null;
+  }
+
+  private inCollection(collectionId: string) {
+    const objectId = parseObjectId(collectionId);
+    if (!objectId) throw new TypeError(`ItemStore needs a collection id, got ${JSON.stringify(collectionId)}`);
+    return this.scoped({ collectionId: objectId });
+  }
+}

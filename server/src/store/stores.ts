@@ -1,0 +1,45 @@
+// Builds the accounts and CMS stores on one connection; site-scoped ones are obtained per site.
+import type { Connection } from 'mongoose';
+import { CollectionStore } from './collection.store.js';
+import { ItemStore } from './item.store.js';
+import { MembershipStore } from './membership.store.js';
+import { createModels, type Models } from './models/index.js';
+import { SessionStore } from './session.store.js';
+import { SiteStore } from './site.store.js';
+import { UserMembershipStore } from './user-memberships.store.js';
+import { UserStore } from './user.store.js';
+
+/** The stores of one site: the only way to reach members, collections and items. */
+export interface SiteStores {
+  siteId: string;
+  members: MembershipStore;
+  collections: CollectionStore;
+  items: ItemStore;
+}
+
+export interface Stores {
+  models: Models;
+  sites: SiteStore;
+  users: UserStore;
+  sessions: SessionStore;
+  userMemberships: UserMembershipStore;
+  /** Cheap: stores hold no state beyond the site id, so one per request is fine. */
+  forSite(siteId: string): SiteStores;
+}
+
+export async function createStores(connection: Connection): Promise<Stores> {
+  const models = await createModels(connection);
+  return {
+    models,
+    sites: new SiteStore(models.sites),
+    users: new UserStore(models.users),
+    sessions: new SessionStore(models.sessions),
+    userMemberships: new UserMembershipStore(models.memberships),
+    forSite: (siteId) => ({
+      siteId,
+      members: new MembershipStore(models.memberships, siteId),
+      collections: new CollectionStore(models.collections, siteId),
+      items: new ItemStore(models.items, siteId),
+    }),
+  };
+}

@@ -1,0 +1,26 @@
+// /ai/approvals: list, read and decide approvals (wire shapes: ISO dates, string ids).
+import { z } from 'zod';
+import { ApprovalDecision, ApprovalStatus, approvalShape } from '../approvals.js';
+
+export const APPROVALS_LIST_MAX = 100;
+
+export const ApprovalJson = z.object(approvalShape(z.iso.datetime()));
+export type ApprovalJson = z.infer<typeof ApprovalJson>;
+
+export const ListApprovalsQuery = z.object({ status: ApprovalStatus.default('pending') });
+export type ListApprovalsQuery = z.infer<typeof ListApprovalsQuery>;
+
+export const ListApprovalsResponse = z.object({
+  data: z.array(ApprovalJson).max(APPROVALS_LIST_MAX),
+  meta: z.object({ total: z.number().int().min(0), seq: z.number().int().min(0) }),
+});
+export type ListApprovalsResponse = z.infer<typeof ListApprovalsResponse>;
+
+export const DecideApprovalRequest = z.object({
+  decision: ApprovalDecision,
+  reason: z.string().trim().max(1000).optional(),
+});
+export type DecideApprovalRequest = z.infer<typeof DecideApprovalRequest>;
+
+export const ApprovalResponse = z.object({ data: ApprovalJson });
+export type ApprovalResponse = z.infer<typeof ApprovalResponse>;

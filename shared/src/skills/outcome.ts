@@ -1,0 +1,44 @@
+// What one skill call came to: the harness's answer, carried by chat responses and to the model.
+import { z } from 'zod';
+import { ErrorDetailSchema } from '../api/envelope.js';
+
+export const SkillCall = z.object({ name: z.string(), arguments: z.unknown() });
+export type SkillCall = z.infer<typeof SkillCall>;
+
+/**
+ * Why a call was denied. `execution_failed`: an authorised safe skill whose executor failed (a
+ * missing collection, item data that does not match the fields); the contract has three statuses,
+ * so this is a denial too, with the failure's message, code and details.
+ */
+export const DENIAL_REASONS = ['unknown_skill', 'invalid_arguments', 'missing_capabilities', 'execution_failed'] as const;
+export const DenialReason = z.enum(DENIAL_REASONS);
+export type DenialReason = z.infer<typeof DenialReason>;
+
+export const ExecutedOutcome = z.object({
+  status: z.literal('executed'),
+  /** Absent for a reply in which the model called no skill. */
+  skill: SkillCall.optional(),
+  data: z.unknown().optional(),
+  message: z.string().optional(),
+});
+
+export const PendingApprovalOutcome = z.object({
+  status: z.literal('pending_approval'),
+  skill: SkillCall,
+  approvalId: z.string(),
+  message: z.string(),
+});
+
+export const DeniedOutcome = z.object({
+  status: z.literal('denied'),
+  skill: SkillCall,
+  reason: DenialReason,
+  message: z.string(),
+  /** For `execution_failed`: the error code of the failure (NOT_FOUND, VALIDATION_FAILED, CONFLICT, INTERNAL…). */
+  code: z.string().optional(),
+  details: z.array(ErrorDetailSchema).optional(),
+});
+
+export const SkillOutcome = z.discriminatedUnion('status', [ExecutedOutcome, PendingApprovalOutcome, DeniedOutcome]);
+export type SkillOutcome = z.infer<typeof SkillOutcome>;
+export type SkillOutcomeStatus = SkillOutcome['status'];

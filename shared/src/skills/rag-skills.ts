@@ -1,0 +1,30 @@
+// Retrieval-augmented skills: suggestions drawn from the site's schema and similar stored items.
+import { z } from 'zod';
+import { defineSkill } from './define-skill.js';
+import { CollectionName, FieldName, LongText, RecordId } from './arguments.js';
+
+export const aiSuggestField = defineSkill({
+  name: 'aiSuggestField',
+  description:
+    "Suggest a field configuration (name, type, options) for a collection from the admin's description and the existing schema. " +
+    'It only suggests: creating the field is a separate createField call.',
+  parameters: z.strictObject({
+    collection: CollectionName,
+    description: LongText.describe('What the field should hold, in the admin’s words'),
+  }),
+  requiredCapabilities: ['schema:read'],
+});
+
+export const aiContentAssist = defineSkill({
+  name: 'aiContentAssist',
+  description:
+    'Draft or revise the content of one field, guided by similar stored items. Returns a proposal; it does not save it ' +
+    '(saving is a createItem or updateItem call).',
+  parameters: z.strictObject({
+    collection: CollectionName,
+    field: FieldName,
+    instruction: LongText.describe('What to write or how to revise it'),
+    itemId: RecordId.optional().describe('The item whose field to revise; omit to draft new content'),
+  }),
+  requiredCapabilities: ['content:read'],
+});

@@ -1,0 +1,56 @@
+// Skills that read or change the site's schema: collections and their fields.
+import { z } from 'zod';
+import { defineSkill } from './define-skill.js';
+import { CollectionName, FieldName, FieldPatch, StrictField } from './arguments.js';
+
+const GATED = 'It changes the schema, so it is queued for a human admin to approve before it runs.';
+
+export const listCollections = defineSkill({
+  name: 'listCollections',
+  description: "List the site's collections with their fields. Use it to learn the schema before changing it or its content.",
+  parameters: z.strictObject({}),
+  requiredCapabilities: ['schema:read'],
+});
+
+export const createCollection = defineSkill({
+  name: 'createCollection',
+  description: `Create a collection (a content type), optionally with a label and fields. ${GATED}`,
+  parameters: z.strictObject({
+    name: CollectionName,
+    label: z.string().min(1).max(200).optional().describe('Human-readable label'),
+    fields: z.array(StrictField).max(200).optional().describe('Initial fields'),
+  }),
+  requiredCapabilities: ['schema:write'],
+});
+
+export const deleteCollection = defineSkill({
+  name: 'deleteCollection',
+  description: `Delete a collection together with all of its items. Irreversible. ${GATED}`,
+  parameters: z.strictObject({ name: CollectionName }),
+  requiredCapabilities: ['schema:write'],
+});
+
+export const createField = defineSkill({
+  name: 'createField',
+  description: `Add a field to a collection. ${GATED}`,
+  parameters: z.strictObject({ collection: CollectionName, field: StrictField }),
+  requiredCapabilities: ['schema:write'],
+});
+
+export const updateField = defineSkill({
+  name: 'updateField',
+  description: `Change a field of a collection (rename it, change its type, whether it is required, or its options). ${GATED}`,
+  parameters: z.strictObject({
+    collection: CollectionName,
+    field: FieldName.describe('The current name of the field to change'),
+    changes: FieldPatch.describe('Only the properties to change'),
+  }),
+  requiredCapabilities: ['schema:write'],
+});
+
+export const deleteField = defineSkill({
+  name: 'deleteField',
+  description: `Delete a field from a collection; its values are removed from every item. Irreversible. ${GATED}`,
+  parameters: z.strictObject({ collection: CollectionName, field: FieldName }),
+  requiredCapabilities: ['schema:write'],
+});

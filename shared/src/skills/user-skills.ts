@@ -1,0 +1,13 @@
+// Skills that manage the site's members.
+import { z } from 'zod';
+import { defineSkill } from './define-skill.js';
+import { RecordId } from './arguments.js';
+
+export const deleteUser = defineSkill({
+  name: 'deleteUser',
+  description:
+    'Remove a user from the current site (their membership; the account itself stays). ' +
+    'Queued for a human admin to approve before it runs.',
+  parameters: z.strictObject({ userId: RecordId.describe('The id of the user') }),
+  requiredCapabilities: ['users:write'],
+});

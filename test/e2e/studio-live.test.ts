@@ -1,0 +1,88 @@
+// The Studio in Chromium, live: a second admin in another browser sees content change without reloading.
+// Needs the socket layer (issue 6); until the server answers socket.io's handshake, the test is skipped with a notice.
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { stopAll } from '../support/processes.js';
+import { StudioApi } from './support/api.js';
+import { ensureStudioBuild, openBrowser, type RunningStudio, screenshot, signIn, startStudio } from './support/studio.js';
+
+let studio: RunningStudio;
+let socketLayer = false;
+const closers: (() => Promise<void>)[] = [];
+
+/** True when the server answers an engine.io handshake at /socket.io (the open packet starts with `0{`). */
+async function hasSocketLayer(baseUrl: string): Promise<boolean> {
+  const response = await fetch(`${baseUrl}/socket.io/?EIO=4&transport=polling`);
+  return response.ok && (await response.text()).startsWith('0{');
+}
+
+beforeAll(async () => {
+  ensureStudioBuild();
+  const probe = await startStudio('live-probe');
+  socketLayer = await hasSocketLayer(probe.baseUrl);
+  await probe.stop();
+  if (!socketLayer) console.warn('studio-live: the server has no socket.io endpoint yet (issue 6); the live test is skipped');
+});
+beforeEach(async () => {
+  if (socketLayer) studio = await startStudio('live');
+});
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  if (socketLayer) await studio.stop();
+  await stopAll();
+});
+
+async function browserAs(credentials: { email: string; password: string }): Promise<Page> {
+  const opened = await openBrowser();
+  closers.push(opened.close);
+  await signIn(opened.page, studio.baseUrl, credentials);
+  return opened.page;
+}
+
+describe('Studio live updates', () => {
+  it('shows another admin the new item, the new field and the deleted collection without a reload', async ({ skip }) => {
+    if (!socketLayer) skip('awaits the socket layer (issue 6)');
+    const api = await StudioApi.signIn(studio.baseUrl, studio.admin);
+    const site = await api.createSite('Live Site');
+    const bea = { email: 'bea@studio.test', password: 'bea-password-1' };
+    const user = await api.createUser({ ...bea, name: 'Bea Admin' });
+    await api.addMember(site.id, user.id, 'admin');
+    await api.createCollection(site.id, { name: 'posts', fields: [{ name: 'title', type: 'string', required: true }] });
+    await api.createCollection(site.id, { name: 'drafts', fields: [] });
+
+    const alice = await browserAs(studio.admin);
+    await alice.getByRole('button', { name: /Live Site/ }).click();
+    await alice.getByRole('link', { name: /posts/ }).click();
+    await alice.getByText('No items yet').waitFor();
+
+    const other = await browserAs(bea);
+    await other.getByRole('link', { name: /posts/ }).click();
+    await other.getByText('No items yet').waitFor();
+    // Mark the page: a reload would drop this property, so its survival proves no reload happened.
+    await other.evaluate(() => {
+      (window as unknown as { marker: string }).marker = 'no-reload';
+    });
+
+    // Alice creates an item through the form; Bea's table shows it.
+    await alice.getByRole('button', { name: 'New item' }).first().click();
+    const form = alice.getByRole('dialog', { name: 'New item in posts' });
+    await form.getByLabel(/^title/).fill('Written by Alice');
+    await form.getByRole('button', { name: 'Create item' }).click();
+    const started = Date.now();
+    await other.locator('tbody tr').filter({ hasText: 'Written by Alice' }).waitFor({ timeout: 10_000 });
+    console.log(`studio-live: the item appeared in the other browser ${Date.now() - started} ms after the click`);
+    await screenshot(other, 'live-item-arrived');
+
+    // A field added by Alice appears in Bea's fields tab.
+    await other.getByRole('tab', { name: /Fields/ }).click();
+    await api.request('POST', '/collections/posts/fields', { siteId: site.id, body: { name: 'summary', type: 'text' } });
+    await other.locator('tr[data-field="summary"]').waitFor({ timeout: 10_000 });
+
+    // A collection deleted elsewhere disappears from Bea's list.
+    await other.getByRole('link', { name: 'Collections', exact: true }).click();
+    await other.locator('tr[data-collection="drafts"]').waitFor();
+    await api.request('DELETE', '/collections/drafts', { siteId: site.id });
+    await other.locator('tr[data-collection="drafts"]').waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await other.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('no-reload');
+  });
+});

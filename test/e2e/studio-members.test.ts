@@ -1,0 +1,117 @@
+// The Studio in Chromium, administration: a superadmin creates a site and a user; a site admin (users:write, not a
+// superadmin) adds that user as a member by email, changes the role and capabilities, and removes them.
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { stopAll } from '../support/processes.js';
+import { StudioApi } from './support/api.js';
+import { ensureStudioBuild, inputError, openBrowser, type RunningStudio, screenshot, signIn, startStudio } from './support/studio.js';
+
+let studio: RunningStudio;
+const closers: (() => Promise<void>)[] = [];
+
+beforeAll(() => ensureStudioBuild());
+beforeEach(async () => {
+  studio = await startStudio('members');
+});
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  await studio.stop();
+  await stopAll();
+});
+
+async function browserAs(credentials: { email: string; password: string }): Promise<Page> {
+  const opened = await openBrowser();
+  closers.push(opened.close);
+  await signIn(opened.page, studio.baseUrl, credentials);
+  return opened.page;
+}
+
+describe('Studio administration', () => {
+  it('lets a superadmin create a site and a user from the Studio', async () => {
+    const page = await browserAs(studio.admin);
+    await page.getByRole('link', { name: 'Sites' }).click();
+    await page.getByText('No sites yet').waitFor();
+    await page.getByRole('button', { name: 'Create site' }).click();
+    expect(await inputError(page, 'site-name')).toBe('Give the site a name');
+    await page.getByLabel(/^Site name/).fill('Harbor News');
+    await page.getByRole('button', { name: 'Create site' }).click();
+    await page.locator('tr[data-site="Harbor News"]').waitFor();
+    // The new site is in the switcher at once.
+    await page.getByLabel('Site').locator('option', { hasText: 'Harbor News' }).waitFor({ state: 'attached' });
+    await screenshot(page, 'admin-sites');
+
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.locator(`tr[data-user="${studio.admin.email}"]`).waitFor();
+    await page.getByLabel(/^Email/).fill('new.person@studio.test');
+    await page.getByLabel(/^Name/).fill('New Person');
+    await page.getByLabel(/^Initial password/).fill('short');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    expect(await inputError(page, 'user-password')).toBe('Use at least 8 characters');
+    await page.getByLabel(/^Initial password/).fill('long-enough-1');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await page.locator('tr[data-user="new.person@studio.test"]').waitFor();
+    // The same email again: the API's 409 is explained by the email input.
+    await page.getByLabel(/^Email/).fill('new.person@studio.test');
+    await page.getByLabel(/^Name/).fill('Again');
+    await page.getByLabel(/^Initial password/).fill('long-enough-1');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await page.locator('#user-email-error').waitFor();
+    expect(await inputError(page, 'user-email')).toBe('An account with this email already exists');
+    await screenshot(page, 'admin-users');
+  });
+
+  it('lets a site admin add a member by email, change their role and capabilities, and remove them', async () => {
+    const api = await StudioApi.signIn(studio.baseUrl, studio.admin);
+    const site = await api.createSite('Team Site');
+    const carol = { email: 'carol@studio.test', password: 'carol-password-1' };
+    const carolUser = await api.createUser({ ...carol, name: 'Carol Admin' });
+    await api.addMember(site.id, carolUser.id, 'admin');
+    await api.createUser({ email: 'dan@studio.test', name: 'Dan Writer', password: 'dan-password-1' });
+
+    const page = await browserAs(carol);
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.locator('tr[data-member="carol@studio.test"]').waitFor();
+    // Carol is no superadmin: no administration section.
+    expect(await page.getByRole('link', { name: 'Sites' }).count()).toBe(0);
+
+    // An email with no account is explained next to the input.
+    await page.getByLabel(/^Email/).fill('nobody@studio.test');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.locator('#member-email-error').waitFor();
+    expect(await inputError(page, 'member-email')).toMatch(/No account uses this email/);
+
+    // Add Dan as a viewer with one extra capability.
+    await page.getByLabel(/^Email/).fill('dan@studio.test');
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await page.locator('#member-add-content\\:write').check();
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const dan = page.locator('tr[data-member="dan@studio.test"]');
+    await dan.waitFor();
+    expect(await dan.textContent()).toContain('viewer');
+    expect(await dan.locator('.badge-success').allTextContents()).toEqual(['content:write']);
+    await screenshot(page, 'members');
+
+    // Change Dan's role to editor.
+    await page.getByRole('button', { name: 'Edit dan@studio.test' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Dan Writer' });
+    await edit.getByLabel('Role', { exact: true }).selectOption('editor');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await dan.filter({ hasText: 'editor' }).waitFor();
+
+    // Dan can now sign in to Team Site as an editor.
+    const dansPage = await browserAs({ email: 'dan@studio.test', password: 'dan-password-1' });
+    await dansPage.getByText('Team Site · 0 collections').waitFor();
+
+    // Remove Dan, after confirming.
+    await page.getByRole('button', { name: 'Remove dan@studio.test' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove Dan Writer?' });
+    await confirm.getByRole('button', { name: 'Remove member' }).click();
+    await dan.waitFor({ state: 'detached' });
+    expect(await page.locator('tr[data-member]').count()).toBe(1);
+
+    // Dan has no site any more.
+    await dansPage.reload();
+    await dansPage.getByText('You are not in any site yet').waitFor();
+  });
+});

@@ -1,0 +1,112 @@
+// Starts an all-in-one LumiBase (own DATA_DIR and port) with the built Studio, and drives Chromium against it.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { freePort, ROOT, type StartedProcess, startTs, waitForHttp } from '../../support/processes.js';
+
+export const CHROMIUM = process.env.LUMIBASE_CHROMIUM ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(ROOT, 'test-results/screenshots');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Builds the Studio when web/build is missing or older than its sources (once per test file). */
+export function ensureStudioBuild(): void {
+  const result = spawnSync('node', ['scripts/ensure-web-build.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`Studio build failed:\n${result.stdout}\n${result.stderr}`);
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface RunningStudio {
+  baseUrl: string;
+  admin: Credentials;
+  process: StartedProcess;
+  stop(): Promise<void>;
+}
+
+export async function startStudio(label: string): Promise<RunningStudio> {
+  const dataDir = mkdtempSync(join(tmpdir(), `lumibase-e2e-${label}-`));
+  const port = await freePort();
+  const admin = { email: 'root@studio.test', password: 'root-password-1' };
+  const started = startTs('workers/src/all-in-one.ts', {
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LUMIBASE_ADMIN_EMAIL: admin.email,
+      LUMIBASE_ADMIN_PASSWORD: admin.password,
+      LUMIBASE_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      QUEUE_PREFIX: `e2e-${label}-${port}`,
+      REDIS_URL: process.env.LUMIBASE_TEST_REDIS_URL ?? '',
+    },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${baseUrl}/healthz`, { timeoutMs: 90_000 });
+  return {
+    baseUrl,
+    admin,
+    process: started,
+    async stop() {
+      await started.stop('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh browser profile: its own cookies and localStorage, like another person's browser. */
+export async function openBrowser({
+  width = 1280,
+  height = 800,
+} = {}): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'lumibase-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width, height },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(15_000);
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function signIn(page: Page, baseUrl: string, { email, password }: Credentials): Promise<void> {
+  await page.goto(`${baseUrl}/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname !== '/sign-in');
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  // Let entrance animations settle so the picture shows the resting state.
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Reads the text of a form input's error (its aria-describedby target ending in -error). */
+export async function inputError(page: Page, inputId: string): Promise<string> {
+  return (await page.locator(`#${inputId}-error`).textContent())?.trim() ?? '';
+}

@@ -1,0 +1,51 @@
+// How values read in tables and headers: dates in the reader's locale, item values by field type, short ids.
+import type { Field } from '@lumibase/shared';
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDateTime(iso: string | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}
+
+const CELL_MAX = 80;
+
+/** One line of text for an item's value in a table cell. */
+export function formatCell(field: Field, value: unknown): string {
+  if (value === undefined || value === null || value === '') return '—';
+  switch (field.type) {
+    case 'boolean':
+      return value === true ? 'Yes' : value === false ? 'No' : String(value);
+    case 'datetime':
+      return typeof value === 'string' ? formatDateTime(value) : String(value);
+    case 'json':
+      return truncate(JSON.stringify(value));
+    default:
+      return truncate(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+}
+
+export function truncate(text: string, max = CELL_MAX): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export function shortId(id: string): string {
+  return id.length > 8 ? id.slice(-8) : id;
+}
+
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+export const FIELD_TYPE_LABELS: Record<Field['type'], string> = {
+  string: 'Short text',
+  text: 'Long text',
+  number: 'Number',
+  integer: 'Integer',
+  boolean: 'Boolean',
+  datetime: 'Date & time',
+  json: 'JSON',
+  enum: 'Enum',
+};

@@ -1,0 +1,55 @@
+// The site the Studio works in: chosen by the user, remembered per user in localStorage, checked against their sites.
+import { type Capability, hasCapabilities, type SiteAccess } from '@lumibase/shared';
+import type { SessionState } from './session.svelte.js';
+
+export const SITE_STORAGE_PREFIX = 'lumibase.site.';
+
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export class SiteState {
+  #chosen = $state<{ userId: string; siteId: string } | undefined>(undefined);
+  readonly #session: SessionState;
+  readonly #storage: KeyValueStorage | undefined;
+
+  constructor(session: SessionState, storage: KeyValueStorage | undefined) {
+    this.#session = session;
+    this.#storage = storage;
+  }
+
+  /** The chosen site if the user still has it, else their only site; undefined means "pick one". */
+  current: SiteAccess | undefined = $derived.by(() => {
+    const sites = this.#session.sites;
+    const userId = this.#session.user?.id;
+    const chosenId = this.#chosen && this.#chosen.userId === userId ? this.#chosen.siteId : this.#stored();
+    return sites.find((site) => site.id === chosenId) ?? (sites.length === 1 ? sites[0] : undefined);
+  });
+
+  choose(siteId: string): void {
+    const userId = this.#session.user?.id;
+    if (!userId) return;
+    this.#chosen = { userId, siteId };
+    const key = this.#key();
+    if (key) this.#storage?.setItem(key, siteId);
+  }
+
+  /** True when the signed-in user holds every capability in the current site (`*` counts for superadmins only). */
+  can(...required: Capability[]): boolean {
+    const site = this.current;
+    if (!site) return false;
+    return hasCapabilities({ capabilities: site.capabilities, isSuperadmin: this.#session.isSuperadmin }, required);
+  }
+
+  #stored(): string | undefined {
+    const key = this.#key();
+    return (key && this.#storage?.getItem(key)) || undefined;
+  }
+
+  #key(): string | undefined {
+    const userId = this.#session.user?.id;
+    return userId ? `${SITE_STORAGE_PREFIX}${userId}` : undefined;
+  }
+}
