@@ -154,7 +154,10 @@ async function main(): Promise<void> {
     lines.push(row(['ping (rtt)', 1, Math.round(1e6 / pingMicros), pingMicros.toFixed(0), percentile(pings, 0.99).toFixed(0), '']));
     for (const { result, serverMicros, writeMicros, cpuMicros } of findPhases) {
       const ratio = ((serverMicros / pingMicros) * 100).toFixed(1);
-      report(result, `server ${serverMicros.toFixed(1)} µs = ${ratio}% of ping; +write ${writeMicros.toFixed(1)} µs; process cpu ${cpuMicros.toFixed(1)} µs`);
+      report(
+        result,
+        `server ${serverMicros.toFixed(1)} µs = ${ratio}% of ping; +write ${writeMicros.toFixed(1)} µs; process cpu ${cpuMicros.toFixed(1)} µs`,
+      );
     }
 
     let nextId = SEED_DOCUMENTS;

@@ -12,6 +12,8 @@ import { PasswordHasher } from './security/password-hasher.js';
 import { bootstrapSuperadmin, createDemoSite, createServices } from './services/index.js';
 import { DomainEvents } from './services/domain-events.js';
 import { createStores } from './store/stores.js';
+import { createEventLog } from './realtime/event-log.js';
+import { OutboxRelay } from './realtime/outbox.js';
 
 export interface ServerInfrastructure {
   config: Config;
@@ -33,7 +35,10 @@ export interface ServerInfrastructure {
 
 export async function composeServer(infrastructure: ServerInfrastructure) {
   const { config, logger, mongo, redis, dependencies, studio } = infrastructure;
-  const stores = await createStores(mongo);
+  const eventLog = await createEventLog(mongo, { retentionDays: config.EVENT_RETENTION_DAYS });
+  // Events are published once the socket server is up; until then they wait in the log for replay.
+  const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish: () => {}, logger });
+  const stores = await createStores(mongo, { relay });
   const events = new DomainEvents((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
   const hasher = new PasswordHasher(infrastructure.scryptParameters);
   const services = createServices({
@@ -47,7 +52,8 @@ export async function composeServer(infrastructure: ServerInfrastructure) {
   await bootstrapSuperadmin({ users: stores.users, hasher, email: config.LUMIBASE_ADMIN_EMAIL, password: config.LUMIBASE_ADMIN_PASSWORD });
 
   // The Copilot's routers (`/ai`) join here, built over `services`, and act in the X-Site-Id site.
-  const copilot = await composeCopilot({ config, logger, mongo, redis, services, ...(infrastructure.copilot ? { overrides: infrastructure.copilot } : {}) });
+  const overrides = infrastructure.copilot;
+  const copilot = await composeCopilot({ config, logger, mongo, redis, services, ...(overrides ? { overrides } : {}) });
   const siteRouters: SiteRouter[] = [copilot.siteRouter];
   const api = createApiRouter({ services, studioOrigin: config.STUDIO_ORIGIN, siteRouters });
   const app = createHttpApp({ logger, dependencies, api, ...(studio ? { studio } : {}) });

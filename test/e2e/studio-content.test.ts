@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The Studio in Chromium: a collection created, fields added, an item created and edited through the generated forms,
 // validation errors shown next to their fields, and deletions behind a confirmation.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The Studio in Chromium, live: a second admin in another browser sees content change without reloading.
 // Needs the socket layer (issue 6); until the server answers socket.io's handshake, the test is skipped with a notice.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

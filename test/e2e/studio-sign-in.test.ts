@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The Studio in Chromium: sign-in failure and success, landing in a site, the choice surviving a reload, switching, sign-out.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stopAll } from '../support/processes.js';

@@ -33,7 +33,14 @@ export class InlineApprovalExecutor implements ApprovalExecutor {
   async execute(approval: Approval): Promise<Approval> {
     const { stores, executors, clock, reportError, waitMs } = this.options;
     const { approvals, audit } = stores.forSite(approval.siteId);
-    const run = runApproval({ approval, approvals, audit, executors, ...(clock ? { clock } : {}), ...(reportError ? { reportError } : {}) });
+    const run = runApproval({
+      approval,
+      approvals,
+      audit,
+      executors,
+      ...(clock ? { clock } : {}),
+      ...(reportError ? { reportError } : {}),
+    });
     if (waitMs === undefined) return run;
 
     let timer: NodeJS.Timeout | undefined;

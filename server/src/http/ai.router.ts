@@ -62,7 +62,12 @@ export function createAiRouter({ chat, approvals, conversations, audit }: AiRout
 
   router.get('/conversations/:id/messages', async (request, response) => {
     const page = parseInput(ListQuery, request.query, 'query');
-    const { records, total } = await conversations.messages(currentSiteId(request), currentUser(request).id, routeParam(request, 'id'), page);
+    const { records, total } = await conversations.messages(
+      currentSiteId(request),
+      currentUser(request).id,
+      routeParam(request, 'id'),
+      page,
+    );
     sendData(response, 200, records.map(conversationMessageJson), { total, ...page });
   });
 

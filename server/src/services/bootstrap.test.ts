@@ -1,11 +1,11 @@
 // First start over the wire: the bootstrap superadmin (environment or a printed password) and the demo site.
 import { afterAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../security/password-hasher.js';
-import { createStores, type Stores } from '../store/stores.js';
+import type { Stores } from '../store/stores.js';
+import { createTestStores } from '../testing/test-stores.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { bootstrapSuperadmin } from './bootstrap-superadmin.js';
 import { createDemoSite } from './create-demo-site.js';
-import { DomainEvents } from './domain-events.js';
 import { CollectionsService } from './collections.service.js';
 import { ItemsService } from './items.service.js';
 import { SitesService } from './sites.service.js';
@@ -16,7 +16,7 @@ const databases: TestDatabase[] = [];
 async function emptyStores(label: string): Promise<Stores> {
   const database = await openTestDatabase(label);
   databases.push(database);
-  return createStores(database.connection);
+  return (await createTestStores(database.connection)).stores;
 }
 afterAll(async () => {
   await Promise.all(databases.map((database) => database.close()));
@@ -96,11 +96,10 @@ describe('bootstrapSuperadmin', () => {
 describe('createDemoSite', () => {
   it('creates "Demo" with a posts collection and a few valid items on a database without sites, once', async () => {
     const stores = await emptyStores('demo_site');
-    const events = new DomainEvents();
     const services = {
       sites: new SitesService(stores),
-      collections: new CollectionsService(stores, events),
-      items: new ItemsService(stores, events),
+      collections: new CollectionsService(stores),
+      items: new ItemsService(stores),
     };
     const site = await createDemoSite({ services, stores });
     expect(site?.name).toBe('Demo');

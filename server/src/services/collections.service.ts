@@ -3,7 +3,6 @@ import { type CollectionView, type Field, NotFoundError, ValidationError } from 
 import type { CollectionRecord } from '../store/collection.store.js';
 import type { Page, PageOf } from '../store/object-id.js';
 import type { Stores } from '../store/stores.js';
-import type { DomainEvents } from './domain-events.js';
 import type { WriteContext } from './write-context.js';
 
 export interface NewCollection {
@@ -32,10 +31,7 @@ export function assertUniqueFieldNames(fields: readonly Field[]): void {
 }
 
 export class CollectionsService {
-  constructor(
-    private readonly stores: Pick<Stores, 'forSite'>,
-    private readonly events: DomainEvents,
-  ) {}
+  constructor(private readonly stores: Pick<Stores, 'forSite'>) {}
 
   async list(siteId: string, page: Page): Promise<PageOf<CollectionView>> {
     const { records, total } = await this.stores.forSite(siteId).collections.list(page);
@@ -67,7 +63,6 @@ export class CollectionsService {
       ...(input.label !== undefined ? { label: input.label } : {}),
       ...(context.operationId !== undefined ? { operationId: context.operationId } : {}),
     });
-    this.events.emit('content-changed', { siteId, kind: 'collection', action: 'created', collection: record.name });
     return toCollectionView(record);
   }
 
@@ -80,6 +75,6 @@ export class CollectionsService {
     const record = await site.collections.delete(name);
     if (!record) throw collectionNotFound(name);
     await site.items.deleteAll(record.id);
-    this.events.emit('content-changed', { siteId, kind: 'collection', action: 'deleted', collection: record.name });
+    await site.collections.finishDelete(record);
   }
 }

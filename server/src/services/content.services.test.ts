@@ -1,28 +1,29 @@
-// The CMS services as the Copilot's skills call them: site-scoped, request-agnostic, safe to retry, announcing changes.
+// The CMS services as the Copilot's skills call them: site-scoped, request-agnostic, safe to retry, each change owing a site event.
 import { ConflictError, NotFoundError } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStores, type Stores } from '../store/stores.js';
+import type { SiteEvent } from '@lumibase/shared';
+import type { EventLog } from '../realtime/event-log.js';
+import type { Stores } from '../store/stores.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { createTestStores } from '../testing/test-stores.js';
 import { CollectionsService } from './collections.service.js';
-import { type ContentChanged, DomainEvents } from './domain-events.js';
 import { FieldsService } from './fields.service.js';
 import { ItemsService } from './items.service.js';
 
 let database: TestDatabase;
 let stores: Stores;
-const events = new DomainEvents();
-const announced: ContentChanged[] = [];
+let eventLog: EventLog;
+let published: SiteEvent[];
 let collections: CollectionsService;
 let fields: FieldsService;
 let items: ItemsService;
 
 beforeAll(async () => {
   database = await openTestDatabase('content_services');
-  stores = await createStores(database.connection);
-  events.on('content-changed', (event) => announced.push(event));
-  collections = new CollectionsService(stores, events);
-  fields = new FieldsService(stores, events);
-  items = new ItemsService(stores, events);
+  ({ stores, eventLog, published } = await createTestStores(database.connection));
+  collections = new CollectionsService(stores);
+  fields = new FieldsService(stores);
+  items = new ItemsService(stores);
 });
 afterAll(async () => database?.close());
 
@@ -60,9 +61,8 @@ describe('when a skill retries a write with the same operation id', () => {
 });
 
 describe('content-changed', () => {
-  it('is announced once per change, with kind, action, collection and id or field', async () => {
+  it('is in the site’s log once per change, numbered 1.., with kind, action, collection and id or field, and published in order', async () => {
     const siteId = await newSite();
-    announced.length = 0;
     await collections.create(siteId, { name: 'notes', fields: [{ name: 'text', type: 'text', required: false }] });
     await fields.add(siteId, 'notes', { name: 'pinned', type: 'boolean', required: false });
     const item = await items.create(siteId, 'notes', { text: 'hi' });
@@ -72,28 +72,28 @@ describe('content-changed', () => {
     await fields.remove(siteId, 'notes', 'pinned');
     await collections.remove(siteId, 'notes');
     await expect(collections.remove(siteId, 'notes')).rejects.toBeInstanceOf(NotFoundError);
-    expect(announced).toEqual([
-      { siteId, kind: 'collection', action: 'created', collection: 'notes' },
-      { siteId, kind: 'field', action: 'created', collection: 'notes', field: 'pinned' },
-      { siteId, kind: 'item', action: 'created', collection: 'notes', id: item.id },
-      { siteId, kind: 'item', action: 'updated', collection: 'notes', id: item.id },
-      { siteId, kind: 'item', action: 'deleted', collection: 'notes', id: item.id },
-      { siteId, kind: 'field', action: 'updated', collection: 'notes', field: 'pinned' },
-      { siteId, kind: 'field', action: 'deleted', collection: 'notes', field: 'pinned' },
-      { siteId, kind: 'collection', action: 'deleted', collection: 'notes' },
-    ]);
+    const expected = [
+      { kind: 'collection', action: 'created', collection: 'notes' },
+      { kind: 'field', action: 'created', collection: 'notes', field: 'pinned' },
+      { kind: 'item', action: 'created', collection: 'notes', id: item.id },
+      { kind: 'item', action: 'updated', collection: 'notes', id: item.id },
+      { kind: 'item', action: 'deleted', collection: 'notes', id: item.id },
+      { kind: 'field', action: 'updated', collection: 'notes', field: 'pinned' },
+      { kind: 'field', action: 'deleted', collection: 'notes', field: 'pinned' },
+      { kind: 'collection', action: 'deleted', collection: 'notes' },
+    ].map((change, index) => ({ name: 'content-changed', payload: { seq: index + 1, siteId, ...change } }));
+    expect(await eventLog.forSite(siteId).listAfter(0)).toEqual(expected);
+    expect(published.filter((event) => event.payload.siteId === siteId)).toEqual(expected);
   });
 
-  it('is not announced for a refused write, and a throwing listener does not undo the change', async () => {
+  it('owes nothing for a refused write or a replayed operation, and leaves no tombstone behind', async () => {
     const siteId = await newSite();
-    const isolated = new DomainEvents(() => {});
-    isolated.on('content-changed', () => {
-      throw new Error('listener broke');
-    });
-    const guarded = new CollectionsService(stores, isolated);
-    await expect(guarded.create(siteId, { name: 'kept' })).resolves.toMatchObject({ name: 'kept' });
-    announced.length = 0;
+    await collections.create(siteId, { name: 'kept' }, { operationId: 'op' });
+    await collections.create(siteId, { name: 'kept' }, { operationId: 'op' });
     await expect(collections.create(siteId, { name: 'kept' })).rejects.toBeInstanceOf(ConflictError);
-    expect(announced).toEqual([]);
+    expect((await eventLog.forSite(siteId).listAfter(0)).length).toBe(1);
+    await collections.remove(siteId, 'kept');
+    expect(await stores.models.collections.countDocuments({ name: 'kept' })).toBe(0);
+    await expect(collections.create(siteId, { name: 'kept' })).resolves.toMatchObject({ name: 'kept' });
   });
 });

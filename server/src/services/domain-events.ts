@@ -1,21 +1,12 @@
-// What the services announce after a change, for layers that react to it (realtime, embeddings).
+// What the services announce after a session or membership ends, for the realtime layer to disconnect sockets.
+// Content changes are not here: they owe site events, recorded atomically with the change (realtime/outbox.ts).
 import { EventEmitter } from 'node:events';
-
-export interface ContentChanged {
-  siteId: string;
-  kind: 'collection' | 'field' | 'item';
-  action: 'created' | 'updated' | 'deleted';
-  collection: string;
-  id?: string;
-  field?: string;
-}
 
 export interface DomainEventMap {
   /** A session ended (logout): its sockets should be disconnected. */
   'session-revoked': { sessionId: string; userId: string };
   /** A user lost access to a site: their sockets in that site should be disconnected. */
   'membership-removed': { siteId: string; userId: string };
-  'content-changed': ContentChanged;
 }
 
 type Listener<K extends keyof DomainEventMap> = (event: DomainEventMap[K]) => void;

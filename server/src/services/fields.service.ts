@@ -3,7 +3,6 @@ import { ConflictError, detailsFromZodIssues, Field, type FieldChanges, NotFound
 import type { CollectionRecord } from '../store/collection.store.js';
 import type { SiteStores, Stores } from '../store/stores.js';
 import { collectionNotFound } from './collections.service.js';
-import type { DomainEvents } from './domain-events.js';
 import type { WriteContext } from './write-context.js';
 
 /** Concurrent edits of one collection's fields retry this often before giving up with a conflict. */
@@ -21,11 +20,14 @@ function fieldNotFound(collection: string, field: string): NotFoundError {
   return new NotFoundError({ message: `Field "${field}" not found in collection "${collection}"` });
 }
 
+/** A new field list and the change it makes, which owes a `content-changed` event. */
+interface FieldEdit {
+  fields: Field[];
+  change: { action: 'created' | 'updated' | 'deleted'; field: string };
+}
+
 export class FieldsService {
-  constructor(
-    private readonly stores: Pick<Stores, 'forSite'>,
-    private readonly events: DomainEvents,
-  ) {}
+  constructor(private readonly stores: Pick<Stores, 'forSite'>) {}
 
   /**
    * ConflictError when the collection already has a field of that name. With
@@ -34,17 +36,12 @@ export class FieldsService {
    */
   async add(siteId: string, collection: string, field: Field, context: WriteContext = {}): Promise<Field> {
     const site = this.stores.forSite(siteId);
-    let replayed = false;
     await this.edit(site, collection, (current) => {
       const existing = current.fields.find((candidate) => candidate.name === field.name);
-      if (existing && context.operationId !== undefined && sameField(existing, field)) {
-        replayed = true;
-        return null;
-      }
+      if (existing && context.operationId !== undefined && sameField(existing, field)) return null;
       if (existing) throw new ConflictError({ message: `Field "${field.name}" already exists in collection "${collection}"` });
-      return [...current.fields, field];
+      return { fields: [...current.fields, field], change: { action: 'created', field: field.name } };
     });
-    if (!replayed) this.events.emit('content-changed', { siteId, kind: 'field', action: 'created', collection, field: field.name });
     return field;
   }
 
@@ -67,11 +64,10 @@ export class FieldsService {
         throw new ConflictError({ message: `Field "${next.name}" already exists in collection "${collection}"` });
       }
       updated = next;
-      return current.fields.map((field) => (field.name === fieldName ? next : field));
+      return { fields: current.fields.map((field) => (field.name === fieldName ? next : field)), change: { action: 'updated', field: next.name } };
     });
     const result = updated!;
     if (result.name !== fieldName) await site.items.renameField(record.id, fieldName, result.name);
-    this.events.emit('content-changed', { siteId, kind: 'field', action: 'updated', collection, field: result.name });
     return result;
   }
 
@@ -80,10 +76,9 @@ export class FieldsService {
     const site = this.stores.forSite(siteId);
     const record = await this.edit(site, collection, (current) => {
       if (!current.fields.some((field) => field.name === fieldName)) throw fieldNotFound(collection, fieldName);
-      return current.fields.filter((field) => field.name !== fieldName);
+      return { fields: current.fields.filter((field) => field.name !== fieldName), change: { action: 'deleted', field: fieldName } };
     });
     await site.items.unsetField(record.id, fieldName);
-    this.events.emit('content-changed', { siteId, kind: 'field', action: 'deleted', collection, field: fieldName });
   }
 
   /**
@@ -93,14 +88,14 @@ export class FieldsService {
   private async edit(
     site: SiteStores,
     collection: string,
-    change: (current: CollectionRecord) => Field[] | null,
+    edit: (current: CollectionRecord) => FieldEdit | null,
   ): Promise<CollectionRecord> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const current = await site.collections.findByName(collection);
       if (!current) throw collectionNotFound(collection);
-      const fields = change(current);
-      if (fields === null) return current;
-      const written = await site.collections.replaceFields(collection, current.revision, fields);
+      const next = edit(current);
+      if (next === null) return current;
+      const written = await site.collections.replaceFields(collection, current.revision, next.fields, next.change);
       if (written) return written;
       await backOff(attempt);
     }

@@ -59,13 +59,13 @@ export function createServices(options: ServicesOptions): Services {
     users: new UsersService(stores.users, hasher),
     sites: new SitesService(stores),
     members: new MembersService(stores, events),
-    collections: new CollectionsService(stores, events),
-    fields: new FieldsService(stores, events),
-    items: new ItemsService(stores, events),
+    collections: new CollectionsService(stores),
+    fields: new FieldsService(stores),
+    items: new ItemsService(stores),
   };
 }
 
-export type { ContentChanged, DomainEventMap } from './domain-events.js';
+export type { DomainEventMap } from './domain-events.js';
 export { bootstrapSuperadmin } from './bootstrap-superadmin.js';
 export { createDemoSite } from './create-demo-site.js';
 export type { WriteContext } from './write-context.js';

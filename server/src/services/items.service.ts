@@ -5,7 +5,6 @@ import type { Page, PageOf } from '../store/object-id.js';
 import type { SiteStores, Stores } from '../store/stores.js';
 import type { CollectionRecord } from '../store/collection.store.js';
 import { collectionNotFound } from './collections.service.js';
-import type { DomainEvents } from './domain-events.js';
 import { recordNotInSite } from './record-not-in-site.js';
 import { validateItemData } from './validate-item-data.js';
 import type { WriteContext } from './write-context.js';
@@ -20,10 +19,7 @@ function toItemView(record: ItemRecord, collection: string): ItemView {
  * item id that is not in this site's collection (malformed, nonexistent, or another site's).
  */
 export class ItemsService {
-  constructor(
-    private readonly stores: Pick<Stores, 'forSite'>,
-    private readonly events: DomainEvents,
-  ) {}
+  constructor(private readonly stores: Pick<Stores, 'forSite'>) {}
 
   /** Newest first. */
   async list(siteId: string, collection: string, page: Page): Promise<PageOf<ItemView>> {
@@ -43,8 +39,7 @@ export class ItemsService {
   async create(siteId: string, collection: string, data: Record<string, unknown>, context: WriteContext = {}): Promise<ItemView> {
     const { site, record } = await this.collection(siteId, collection);
     const { set } = validateItemData(record.fields, data, 'create');
-    const item = await site.items.insert(record.id, set, context.operationId);
-    this.events.emit('content-changed', { siteId, kind: 'item', action: 'created', collection, id: item.id });
+    const item = await site.items.insert(record, set, context.operationId);
     return toItemView(item, collection);
   }
 
@@ -58,16 +53,14 @@ export class ItemsService {
   ): Promise<ItemView> {
     const { site, record } = await this.collection(siteId, collection);
     const changes = validateItemData(record.fields, data, 'patch');
-    const item = await site.items.update(record.id, id, changes);
+    const item = await site.items.update(record, id, changes);
     if (!item) throw recordNotInSite();
-    this.events.emit('content-changed', { siteId, kind: 'item', action: 'updated', collection, id: item.id });
     return toItemView(item, collection);
   }
 
   async remove(siteId: string, collection: string, id: string, _context: WriteContext = {}): Promise<void> {
     const { site, record } = await this.collection(siteId, collection);
-    if (!(await site.items.delete(record.id, id))) throw recordNotInSite();
-    this.events.emit('content-changed', { siteId, kind: 'item', action: 'deleted', collection, id: id.toLowerCase() });
+    if (!(await site.items.delete(record, id))) throw recordNotInSite();
   }
 
   private async collection(siteId: string, name: string): Promise<{ site: SiteStores; record: CollectionRecord }> {

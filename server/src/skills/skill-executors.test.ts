@@ -9,8 +9,9 @@ import { FieldsService } from '../services/fields.service.js';
 import { ItemsService } from '../services/items.service.js';
 import { MembersService } from '../services/members.service.js';
 import { AiStores } from '../store/ai/ai-stores.js';
-import { createStores, type Stores } from '../store/stores.js';
+import type { Stores } from '../store/stores.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { createTestStores } from '../testing/test-stores.js';
 import { createSkillExecutors } from './create-skill-executors.js';
 
 let database: TestDatabase;
@@ -21,15 +22,14 @@ let executors: SkillExecutors;
 
 beforeAll(async () => {
   database = await openTestDatabase('skill_executors');
-  stores = await createStores(database.connection);
+  ({ stores } = await createTestStores(database.connection));
   aiStores = new AiStores(database.connection);
   await aiStores.ensureIndexes();
-  const events = new DomainEvents();
   services = {
-    collections: new CollectionsService(stores, events),
-    fields: new FieldsService(stores, events),
-    items: new ItemsService(stores, events),
-    members: new MembersService(stores, events),
+    collections: new CollectionsService(stores),
+    fields: new FieldsService(stores),
+    items: new ItemsService(stores),
+    members: new MembersService(stores, new DomainEvents()),
   };
   executors = createSkillExecutors({ ...services, operations: aiStores });
 });
@@ -47,7 +47,8 @@ async function siteWithPosts(count = 0): Promise<{ siteId: string; itemIds: stri
   const siteId = await newSite();
   await services.collections.create(siteId, { name: 'posts', fields: [TITLE, { name: 'body', type: 'text', required: false }] });
   const itemIds: string[] = [];
-  for (let index = 0; index < count; index += 1) itemIds.push((await services.items.create(siteId, 'posts', { title: `Post ${index}` })).id);
+  for (let index = 0; index < count; index += 1)
+    itemIds.push((await services.items.create(siteId, 'posts', { title: `Post ${index}` })).id);
   return { siteId, itemIds };
 }
 
@@ -139,7 +140,9 @@ describe('each executor, run twice with the same operation id, has the effect of
   it('updateItem merges once, with the same result on the re-run', async () => {
     const { siteId, itemIds } = await siteWithPosts(1);
     const context = contextIn(siteId);
-    const [first, second] = await twice(() => executors.updateItem({ collection: 'posts', id: itemIds[0]!, data: { body: 'More' } }, context));
+    const [first, second] = await twice(() =>
+      executors.updateItem({ collection: 'posts', id: itemIds[0]!, data: { body: 'More' } }, context),
+    );
     expect(first).toMatchObject({ id: itemIds[0], data: { title: 'Post 0', body: 'More' } });
     expect(second).toEqual(first);
   });

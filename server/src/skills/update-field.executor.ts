@@ -12,7 +12,10 @@ export const updateFieldExecutor: ExecutorFactory<'updateField'> = (dependencies
     perform: async (resumed) => {
       const { siteId } = context;
       try {
-        return { collection: args.collection, field: await dependencies.fields.update(siteId, args.collection, args.field, args.changes, writeContext(context)) };
+        return {
+          collection: args.collection,
+          field: await dependencies.fields.update(siteId, args.collection, args.field, args.changes, writeContext(context)),
+        };
       } catch (error) {
         // A rename that an earlier run of this operation already made: the old name is gone.
         if (!(resumed && error instanceof NotFoundError)) throw error;

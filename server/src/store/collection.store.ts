@@ -1,6 +1,7 @@
 // One site's CMS collections (site-scoped). Field edits are compare-and-set on a revision number.
 import { ConflictError, type Field } from '@lumibase/shared';
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
+import { NOT_DELETED, type OutboxRelay, owe } from '../realtime/outbox.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
 import { decodeJsonValue, encodeJsonValue, type Stored } from './json-value-codec.js';
 import type { CmsCollectionModel } from './models/cms-collection.model.js';
@@ -66,25 +67,31 @@ export class CollectionStore extends SiteScopedStore {
   constructor(
     private readonly collections: CmsCollectionModel,
     siteId: string,
+    private readonly relay: OutboxRelay,
   ) {
     super(siteId);
   }
 
+  /** Live collections of this site (tombstones of deleted ones wait for their event to be relayed). */
+  private live<T extends object>(filter: T) {
+    return this.scoped({ ...filter, ...NOT_DELETED });
+  }
+
   async list(page: Page): Promise<PageOf<CollectionRecord>> {
     const [documents, total] = await Promise.all([
-      this.collections.find(this.scoped({})).sort({ name: 1 }).skip(page.offset).limit(page.limit).lean<StoredCollection[]>(),
-      this.collections.countDocuments(this.scoped({})),
+      this.collections.find(this.live({})).sort({ name: 1 }).skip(page.offset).limit(page.limit).lean<StoredCollection[]>(),
+      this.collections.countDocuments(this.live({})),
     ]);
     return { records: documents.map(toCollection), total };
   }
 
   async listAll(): Promise<CollectionRecord[]> {
-    const documents = await this.collections.find(this.scoped({})).sort({ name: 1 }).lean<StoredCollection[]>();
+    const documents = await this.collections.find(this.live({})).sort({ name: 1 }).lean<StoredCollection[]>();
     return documents.map(toCollection);
   }
 
   async findByName(name: string): Promise<CollectionRecord | null> {
-    const document = await this.collections.findOne(this.scoped({ name })).lean<StoredCollection>();
+    const document = await this.collections.findOne(this.live({ name })).lean<StoredCollection>();
     return document ? toCollection(document) : null;
   }
 
@@ -94,8 +101,11 @@ export class CollectionStore extends SiteScopedStore {
    */
   async create(collection: { name: string; label?: string; fields: Field[]; operationId?: string }): Promise<CollectionRecord> {
     try {
+      const _id = new Types.ObjectId();
       const [created] = await this.collections.create([
         this.owned({
+          _id,
+          outbox: [owe({ name: 'content-changed', body: { kind: 'collection', action: 'created', collection: collection.name } })],
           name: collection.name,
           ...(collection.label !== undefined ? { label: collection.label } : {}),
           fields: collection.fields.map(encodeField),
@@ -103,6 +113,7 @@ export class CollectionStore extends SiteScopedStore {
           ...(collection.operationId !== undefined ? { operationId: collection.operationId } : {}),
         }),
       ]);
+      await this.relay.relay(this.collections, _id);
       return toCollection(created!.toObject() as unknown as StoredCollection);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
@@ -112,24 +123,45 @@ export class CollectionStore extends SiteScopedStore {
     }
   }
 
-  /** Removes the collection and returns what it was, or null if there was none. */
+  /**
+   * Removes the collection and returns what it was, or null if there was none. It becomes a
+   * tombstone carrying its deletion's event; `finishDelete` relays that event and removes it.
+   */
   async delete(name: string): Promise<CollectionRecord | null> {
-    const document = await this.collections.findOneAndDelete(this.scoped({ name })).lean<StoredCollection>();
+    const document = await this.collections
+      .findOneAndUpdate(this.live({ name }), {
+        $set: { deletedAt: new Date() },
+        $push: { outbox: owe({ name: 'content-changed', body: { kind: 'collection', action: 'deleted', collection: name } }) },
+      })
+      .lean<StoredCollection>();
     return document ? toCollection(document) : null;
+  }
+
+  /** Called once the deleted collection's items are gone: its event goes out and the tombstone with it. */
+  async finishDelete(record: CollectionRecord): Promise<void> {
+    await this.relay.relay(this.collections, record.id);
   }
 
   /**
    * Replaces the field list if the collection is still at `expectedRevision`. Null when someone
    * changed it in between (the caller re-reads and re-checks), or null when it is gone.
    */
-  async replaceFields(name: string, expectedRevision: number, fields: readonly Field[]): Promise<CollectionRecord | null> {
+  async replaceFields(
+    name: string,
+    expectedRevision: number,
+    fields: readonly Field[],
+    change: { action: 'created' | 'updated' | 'deleted'; field: string },
+  ): Promise<CollectionRecord | null> {
+    const owed = owe({ name: 'content-changed', body: { kind: 'field', action: change.action, collection: name, field: change.field } });
     const document = await this.collections
       .findOneAndUpdate(
-        this.scoped({ name, revision: expectedRevision }),
-        { $set: { fields: fields.map(encodeField) }, $inc: { revision: 1 } },
+        this.live({ name, revision: expectedRevision }),
+        { $set: { fields: fields.map(encodeField) }, $inc: { revision: 1 }, $push: { outbox: owed } },
         { new: true },
       )
       .lean<StoredCollection>();
-    return document ? toCollection(document) : null;
+    if (!document) return null;
+    await this.relay.relay(this.collections, document._id);
+    return toCollection(document);
   }
 }

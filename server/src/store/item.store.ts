@@ -1,5 +1,7 @@
 // One site's CMS items (site-scoped), always within one collection, addressed by its internal id.
-import type { Types } from 'mongoose';
+import type { ContentChange } from '@lumibase/shared';
+import { Types } from 'mongoose';
+import { NOT_DELETED, type OutboxRelay, owe } from '../realtime/outbox.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
 import { decodeRecord, encodeJsonValue, encodeRecord } from './json-value-codec.js';
 import type { CmsItemModel } from './models/cms-item.model.js';
@@ -38,6 +40,7 @@ export class ItemStore extends SiteScopedStore {
   constructor(
     private readonly items: CmsItemModel,
     siteId: string,
+    private readonly relay: OutboxRelay,
   ) {
     super(siteId);
   }
@@ -64,19 +67,23 @@ export class ItemStore extends SiteScopedStore {
    * Inserts an item. With an `operationId`, a repeat of the same operation returns the item the
    * first one created instead of inserting a second (the unique index on it decides).
    */
-  async insert(collectionId: string, data: Record<string, unknown>, operationId?: string): Promise<ItemRecord> {
+  async insert(collection: { id: string; name: string }, data: Record<string, unknown>, operationId?: string): Promise<ItemRecord> {
     if (operationId !== undefined) {
       const existing = await this.findByOperation(operationId);
       if (existing) return existing;
     }
     try {
+      const _id = new Types.ObjectId();
       const [created] = await this.items.create([
         this.owned({
-          collectionId: parseObjectId(collectionId),
+          _id,
+          collectionId: parseObjectId(collection.id),
           data: encodeRecord(data),
           ...(operationId !== undefined ? { operationId } : {}),
+          outbox: [this.owe('created', collection.name, _id.toString())],
         }),
       ]);
+      await this.relay.relay(this.items, _id);
       return toItem(created!.toObject() as unknown as StoredItem);
     } catch (error) {
       const existing = operationId !== undefined && isDuplicateKeyError(error) ? await this.findByOperation(operationId) : null;
@@ -87,7 +94,7 @@ export class ItemStore extends SiteScopedStore {
 
   /** Sets and unsets top-level values; null when the item is not in this site and collection. */
   async update(
-    collectionId: string,
+    collection: { id: string; name: string },
     id: string,
     changes: { set: Record<string, unknown>; unset: readonly string[] },
   ): Promise<ItemRecord | null> {
@@ -97,23 +104,35 @@ export class ItemStore extends SiteScopedStore {
     const update = {
       ...(setNames.length > 0 ? { $set: dataPaths(setNames, (name) => encodeJsonValue(changes.set[name])) } : {}),
       ...(changes.unset.length > 0 ? { $unset: dataPaths(changes.unset, () => '') } : {}),
+      $push: { outbox: this.owe('updated', collection.name, objectId.toString()) },
     };
     const document = await this.items
-      .findOneAndUpdate({ ...this.inCollection(collectionId), _id: objectId }, update, { new: true })
+      .findOneAndUpdate({ ...this.inCollection(collection.id), _id: objectId }, update, { new: true })
       .lean<StoredItem>();
-    return document ? toItem(document) : null;
+    if (!document) return null;
+    await this.relay.relay(this.items, objectId);
+    return toItem(document);
   }
 
-  /** True if the item was in this site and collection. */
-  async delete(collectionId: string, id: string): Promise<boolean> {
+  /**
+   * True if the item was in this site and collection. The item becomes a tombstone carrying the
+   * event its deletion owes; the relay removes it once that event is in the site's log.
+   */
+  async delete(collection: { id: string; name: string }, id: string): Promise<boolean> {
     const objectId = parseObjectId(id);
     if (!objectId) return false;
-    const result = await this.items.deleteOne({ ...this.inCollection(collectionId), _id: objectId });
-    return result.deletedCount > 0;
+    const result = await this.items.updateOne(
+      { ...this.inCollection(collection.id), _id: objectId },
+      { $set: { deletedAt: new Date() }, $push: { outbox: this.owe('deleted', collection.name, objectId.toString()) } },
+    );
+    if (result.modifiedCount === 0) return false;
+    await this.relay.relay(this.items, objectId);
+    return true;
   }
 
+  /** Part of deleting the collection, whose own event covers its items: tombstones go too. */
   async deleteAll(collectionId: string): Promise<number> {
-    const result = await this.items.deleteMany(this.inCollection(collectionId));
+    const result = await this.items.deleteMany(this.scoped({ collectionId: parseObjectId(collectionId) }));
     return result.deletedCount;
   }
 
@@ -133,14 +152,18 @@ export class ItemStore extends SiteScopedStore {
     return this.items.countDocuments(this.inCollection(collectionId));
   }
 
+  private owe(action: ContentChange['action'], collection: string, id: string) {
+    return owe({ name: 'content-changed', body: { kind: 'item', action, collection, id } });
+  }
+
   private async findByOperation(operationId: string): Promise<ItemRecord | null> {
-    const document = await this.items.findOne(this.scoped({ operationId })).lean<StoredItem>();
+    const document = await this.items.findOne(this.scoped({ operationId, ...NOT_DELETED })).lean<StoredItem>();
     return document ? toItem(document) : null;
   }
 
   private inCollection(collectionId: string) {
     const objectId = parseObjectId(collectionId);
     if (!objectId) throw new TypeError(`ItemStore needs a collection id, got ${JSON.stringify(collectionId)}`);
-    return this.scoped({ collectionId: objectId });
+    return this.scoped({ collectionId: objectId, ...NOT_DELETED });
   }
 }

@@ -5,14 +5,15 @@ import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { ItemStore } from './item.store.js';
-import { createStores, type Stores } from './stores.js';
+import { createTestStores } from '../testing/test-stores.js';
+import type { Stores } from './stores.js';
 
 let database: TestDatabase;
 let stores: Stores;
 
 beforeAll(async () => {
   database = await openTestDatabase('stores');
-  stores = await createStores(database.connection);
+  ({ stores } = await createTestStores(database.connection));
 });
 afterAll(async () => database?.close());
 
@@ -31,24 +32,24 @@ describe('createStores', () => {
   });
 
   it('can run twice on one connection (a second compose reuses the models)', async () => {
-    await expect(createStores(database.connection)).resolves.toBeDefined();
+    await expect(createTestStores(database.connection)).resolves.toBeDefined();
   });
 });
 
 describe('site-scoped stores', () => {
   it('cannot be built without a well-formed site id', () => {
     expect(() => stores.forSite('not-an-id')).toThrow(TypeError);
-    expect(() => new ItemStore(stores.models.items, '')).toThrow(TypeError);
+    expect(() => new ItemStore(stores.models.items, '', stores.relay)).toThrow(TypeError);
   });
 
   it("never find, change or delete another site's item, even given its collection id", async () => {
     const [siteA, siteB] = [await newSiteId(), await newSiteId()];
     const collection = await stores.forSite(siteA).collections.create({ name: 'posts', fields: [] });
-    const item = await stores.forSite(siteA).items.insert(collection.id, { title: 'A only' });
+    const item = await stores.forSite(siteA).items.insert(collection, { title: 'A only' });
     const b = stores.forSite(siteB).items;
     expect(await b.findById(collection.id, item.id)).toBeNull();
-    expect(await b.update(collection.id, item.id, { set: { title: 'B was here' }, unset: [] })).toBeNull();
-    expect(await b.delete(collection.id, item.id)).toBe(false);
+    expect(await b.update(collection, item.id, { set: { title: 'B was here' }, unset: [] })).toBeNull();
+    expect(await b.delete(collection, item.id)).toBe(false);
     expect(await b.list(collection.id, { limit: 10, offset: 0 })).toEqual({ records: [], total: 0 });
     expect(await b.deleteAll(collection.id)).toBe(0);
     await b.unsetField(collection.id, 'title');
@@ -59,7 +60,7 @@ describe('site-scoped stores', () => {
     const siteId = await newSiteId();
     const site = stores.forSite(siteId);
     const collection = await site.collections.create({ name: 'shapes', fields: [{ name: 'n', type: 'integer', required: false }] });
-    const item = await site.items.insert(collection.id, { n: 1 });
+    const item = await site.items.insert(collection, { n: 1 });
     for (const record of [
       collection,
       item,
@@ -78,7 +79,7 @@ describe('site-scoped stores', () => {
     const collection = await site.collections.create({ name: 'c', fields: [] });
     for (const id of ['', 'nope', '{"$gt":""}', 'g'.repeat(24)]) {
       expect(await site.items.findById(collection.id, id)).toBeNull();
-      expect(await site.items.delete(collection.id, id)).toBe(false);
+      expect(await site.items.delete(collection, id)).toBe(false);
       expect(await site.members.get(id)).toBeNull();
       expect(await stores.sites.findById(id)).toBeNull();
       expect(await stores.users.findById(id)).toBeNull();
@@ -97,9 +98,9 @@ describe('collections', () => {
   it('replace fields only at the expected revision', async () => {
     const site = stores.forSite(await newSiteId());
     const created = await site.collections.create({ name: 'cas', fields: [] });
-    const first = await site.collections.replaceFields('cas', created.revision, [{ name: 'a', type: 'string', required: false }]);
+    const first = await site.collections.replaceFields('cas', created.revision, [{ name: 'a', type: 'string', required: false }], { action: 'created', field: 'a' });
     expect(first?.revision).toBe(created.revision + 1);
-    expect(await site.collections.replaceFields('cas', created.revision, [{ name: 'b', type: 'string', required: false }])).toBeNull();
+    expect(await site.collections.replaceFields('cas', created.revision, [{ name: 'b', type: 'string', required: false }], { action: 'created', field: 'b' })).toBeNull();
     expect((await site.collections.findByName('cas'))?.fields.map((field) => field.name)).toEqual(['a']);
   });
 
@@ -118,10 +119,10 @@ describe('items', () => {
     await fc.assert(
       fc.asyncProperty(fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.jsonValue()), async (data) => {
         const clean = JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
-        const created = await site.items.insert(collection.id, clean);
+        const created = await site.items.insert(collection, clean);
         expect((await site.items.findById(collection.id, created.id))?.data).toEqual(clean);
         const patch = { a: { $set: { 'x.y': [null, '\u0000', -1.5e300] } } };
-        expect((await site.items.update(collection.id, created.id, { set: patch, unset: ['b'] }))?.data).toEqual({
+        expect((await site.items.update(collection, created.id, { set: patch, unset: ['b'] }))?.data).toEqual({
           ...clean,
           ...patch,
           b: undefined,
@@ -134,23 +135,23 @@ describe('items', () => {
   it('insert once per operation id, also when the same operation runs concurrently', async () => {
     const site = stores.forSite(await newSiteId());
     const collection = await site.collections.create({ name: 'ops', fields: [] });
-    const first = await site.items.insert(collection.id, { n: 1 }, 'op-1');
-    expect(await site.items.insert(collection.id, { n: 2 }, 'op-1')).toEqual(first);
-    const concurrent = await Promise.all(Array.from({ length: 6 }, () => site.items.insert(collection.id, { n: 3 }, 'op-2')));
+    const first = await site.items.insert(collection, { n: 1 }, 'op-1');
+    expect(await site.items.insert(collection, { n: 2 }, 'op-1')).toEqual(first);
+    const concurrent = await Promise.all(Array.from({ length: 6 }, () => site.items.insert(collection, { n: 3 }, 'op-2')));
     expect(new Set(concurrent.map((item) => item.id)).size).toBe(1);
     expect(await site.items.count(collection.id)).toBe(2);
     // Operation ids are per site: another site's same id is another operation.
     const other = stores.forSite(await newSiteId());
     const otherCollection = await other.collections.create({ name: 'ops', fields: [] });
-    expect((await other.items.insert(otherCollection.id, { n: 1 }, 'op-1')).id).not.toBe(first.id);
+    expect((await other.items.insert(otherCollection, { n: 1 }, 'op-1')).id).not.toBe(first.id);
   });
 
   it('unset and rename a field across the collection, and delete all of one collection only', async () => {
     const site = stores.forSite(await newSiteId());
     const posts = await site.collections.create({ name: 'posts', fields: [] });
     const pages = await site.collections.create({ name: 'pages', fields: [] });
-    const post = await site.items.insert(posts.id, { a: 1, b: 2 });
-    const page = await site.items.insert(pages.id, { a: 1, b: 2 });
+    const post = await site.items.insert(posts, { a: 1, b: 2 });
+    const page = await site.items.insert(pages, { a: 1, b: 2 });
     await site.items.unsetField(posts.id, 'a');
     await site.items.renameField(posts.id, 'b', 'c');
     expect((await site.items.findById(posts.id, post.id))?.data).toEqual({ c: 2 });

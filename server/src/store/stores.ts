@@ -1,5 +1,6 @@
 // Builds the accounts and CMS stores on one connection; site-scoped ones are obtained per site.
 import type { Connection } from 'mongoose';
+import type { OutboxRelay } from '../realtime/outbox.js';
 import { CollectionStore } from './collection.store.js';
 import { ItemStore } from './item.store.js';
 import { MembershipStore } from './membership.store.js';
@@ -19,6 +20,8 @@ export interface SiteStores {
 
 export interface Stores {
   models: Models;
+  /** Relays the site events that content writes owe (collections and items carry an outbox). */
+  relay: OutboxRelay;
   sites: SiteStore;
   users: UserStore;
   sessions: SessionStore;
@@ -27,10 +30,13 @@ export interface Stores {
   forSite(siteId: string): SiteStores;
 }
 
-export async function createStores(connection: Connection): Promise<Stores> {
+export async function createStores(connection: Connection, { relay }: { relay: OutboxRelay }): Promise<Stores> {
   const models = await createModels(connection);
+  relay.register(models.collections);
+  relay.register(models.items);
   return {
     models,
+    relay,
     sites: new SiteStore(models.sites),
     users: new UserStore(models.users),
     sessions: new SessionStore(models.sessions),
@@ -38,8 +44,8 @@ export async function createStores(connection: Connection): Promise<Stores> {
     forSite: (siteId) => ({
       siteId,
       members: new MembershipStore(models.memberships, siteId),
-      collections: new CollectionStore(models.collections, siteId),
-      items: new ItemStore(models.items, siteId),
+      collections: new CollectionStore(models.collections, siteId, relay),
+      items: new ItemStore(models.items, siteId, relay),
     }),
   };
 }

@@ -43,7 +43,7 @@ export class StudioApi {
     return this.request('PUT', `/members/${userId}`, { siteId, body: { role, capabilities } });
   }
 
-  createCollection(siteId: string, collection: { name: string; fields?: unknown[] }): Promise<unknown> {
+  createCollection(siteId: string, collection: { name: string; label?: string; fields?: unknown[] }): Promise<unknown> {
     return this.request('POST', '/collections', { siteId, body: collection });
   }
 

@@ -46,7 +46,8 @@ export class ChatRateLimiter {
   /** Counts one message of `userId`; RateLimitedError (with Retry-After) beyond the limit. */
   async consume(userId: string): Promise<void> {
     // Unique within the millisecond across processes: two messages at once are two entries.
-    const member = `${process.pid}-${(this.sequence += 1)}-${Math.random().toString(36).slice(2, 10)}`;
+    this.sequence += 1;
+    const member = `${process.pid}-${this.sequence}-${Math.random().toString(36).slice(2, 10)}`;
     const waitMs = Number(
       await this.redis.eval(SLIDING_WINDOW, {
         keys: [`${this.prefix}chat-rate:${userId}`],

@@ -18,7 +18,12 @@ export interface ChatInput {
 
 export interface ChatServiceOptions {
   stores: Pick<AiStoreFactory, 'forSite'>;
-  harness: { execute(context: { siteId: string; actor: HarnessActor; message: string; conversationId?: string }, call: ToolCall): Promise<SkillOutcome> };
+  harness: {
+    execute(
+      context: { siteId: string; actor: HarnessActor; message: string; conversationId?: string },
+      call: ToolCall,
+    ): Promise<SkillOutcome>;
+  };
   planner: Planner;
   rateLimiter: Pick<ChatRateLimiter, 'consume'>;
   clock?: () => Date;
@@ -58,7 +63,8 @@ export class ChatService {
     const context = { siteId, actor, message, conversationId: conversation.id };
     const outcomes: SkillOutcome[] = [];
     // One planning step per turn: results go back to the admin, and to the model only as data in later turns.
-    for (const call of plan.toolCalls) outcomes.push(await this.options.harness.execute(context, { name: call.name, arguments: call.arguments }));
+    for (const call of plan.toolCalls)
+      outcomes.push(await this.options.harness.execute(context, { name: call.name, arguments: call.arguments }));
     if (outcomes.length === 0) outcomes.push({ status: 'executed', message: plan.text ?? '' });
 
     await conversations.appendMessage(conversation.id, {

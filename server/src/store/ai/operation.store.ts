@@ -30,21 +30,21 @@ export class OperationStore implements OperationRepository {
   }
 
   async claim({ operationId, skillName, at }: { operationId: string; skillName: string; at: Date }): Promise<OperationClaim> {
-    try {
-      await this.models.operations.insertMany([{ siteId: this.siteId, operationId, skillName, status: 'started', startedAt: at }], {
-        lean: true,
-      });
-      return { state: 'new' };
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
+    // A claim released between our insert and our read is claimed again; a few tries always settle it.
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const claim = { siteId: this.siteId, operationId, skillName, status: 'started', startedAt: at };
+        await this.models.operations.insertMany([claim], { lean: true });
+        return { state: 'new' };
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+      const existing = await this.models.operations.findOne({ siteId: this.siteId, operationId }).lean<OperationDocument>();
+      if (existing?.status === 'completed') {
+        return { state: 'completed', result: existing.resultJson == null ? undefined : decodeJson(existing.resultJson) };
+      }
+      if (existing || attempt >= 3) return { state: 'started' };
     }
-    const existing = await this.models.operations.findOne({ siteId: this.siteId, operationId }).lean<OperationDocument>();
-    // Released between our insert and this read: claim again (a fresh start).
-    if (!existing) return this.claim({ operationId, skillName, at });
-    if (existing.status === 'completed') {
-      return { state: 'completed', result: existing.resultJson == null ? undefined : decodeJson(existing.resultJson) };
-    }
-    return { state: 'started' };
   }
 
   async complete(operationId: string, result: unknown, at: Date): Promise<void> {

@@ -53,7 +53,7 @@ export class EmbeddedListener {
     this.totalCreated += 1;
     const { dispatcher, stats, logger } = this.options;
     const handler = {
-      execute: (request: WireRequest, connectionId: number): Promise<Document> =>
+      execute: (request: WireRequest, connectionId: number): Document | Promise<Document> =>
         dispatcher.execute(request.command, request.dbName, connectionId),
       observe: (name: string, processing: bigint, writing: bigint) => stats.observe(name, processing, writing),
     };

@@ -1,5 +1,6 @@
 // The `cms_collections` collection: a site's content types and their fields.
 import { type Connection, type InferSchemaType, type Model, Schema } from 'mongoose';
+import { outboxFields } from '../../realtime/outbox.js';
 
 const collectionSchema = new Schema(
   {
@@ -12,6 +13,8 @@ const collectionSchema = new Schema(
     revision: { type: Number, required: true, default: 0 },
     /** The operation that created it, so a retried create can recognise its own earlier success. */
     operationId: { type: String },
+    /** Site events this record's last writes owe (see realtime/outbox.ts). */
+    ...outboxFields,
   },
   { collection: 'cms_collections', timestamps: true, autoIndex: false, minimize: false },
 );

@@ -37,9 +37,12 @@ export class Studio {
 
   /** The current site's content, re-created when the site changes. */
   content: ContentState | undefined = $derived.by(() => {
-    const siteId = this.site.current?.id;
+    const siteId = this.#siteId;
     return siteId ? new ContentState(this.api.site(siteId)) : undefined;
   });
+
+  // A primitive: a re-read site list with the same current site does not re-create (and reload) the content.
+  #siteId: string | undefined = $derived.by(() => this.site.current?.id);
 }
 
 const STUDIO = Symbol('studio');

@@ -43,7 +43,8 @@ export interface DispatcherOptions {
 export class CommandDispatcher {
   constructor(private readonly options: DispatcherOptions) {}
 
-  async execute(command: Document, dbName: string, connectionId: number): Promise<Document> {
+  /** Replies synchronously when nothing changed; otherwise once the changes are durable. */
+  execute(command: Document, dbName: string, connectionId: number): Document | Promise<Document> {
     const { catalog, cursors, committer, server, logger } = this.options;
     let reply: Document;
     let changes: ChangeOp[];
@@ -59,14 +60,13 @@ export class CommandDispatcher {
       // A failed ordered batch still applied its first statements: those must be journaled too.
       changes = catalog.drainChanges();
     }
-    if (changes.length) {
-      try {
-        await committer.commit(changes);
-      } catch (error) {
-        return new CommandError('InternalError', `write could not be made durable: ${(error as Error).message}`).toReply();
-      }
-    }
-    return reply;
+    if (changes.length === 0) return reply;
+    const durable = committer.commit(changes);
+    if (!durable) return reply;
+    return durable.then(
+      () => reply,
+      (error: Error) => new CommandError('InternalError', `write could not be made durable: ${error.message}`).toReply(),
+    );
   }
 
   private run(command: Document, context: CommandContext): Document {

@@ -1,5 +1,5 @@
 // The first thing every store test relies on: handshake, CRUD, findAndModify and unique indexes.
-import type { Db } from 'mongodb';
+import { type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestTarget, type TestTarget } from './test-target.js';
 
@@ -58,6 +58,19 @@ describe('embedded mongo: basic CRUD through the official driver', () => {
     const after = await counters.findOneAndUpdate({ _id: 'seq' }, { $inc: { value: 1 } }, { returnDocument: 'after' });
     expect(before).toEqual({ _id: 'seq', value: 1 });
     expect(after).toEqual({ _id: 'seq', value: 3 });
+  });
+
+  it('applies unacknowledged (w: 0) writes without replying to them', async () => {
+    // One connection, so the write (sent with moreToCome) and the read that follows keep their order.
+    const single = await MongoClient.connect(target.uri, { maxPoolSize: 1 });
+    try {
+      const notes = single.db(db.databaseName).collection('notes');
+      await notes.insertOne({ text: 'fire and forget' }, { writeConcern: { w: 0 } });
+      expect(await notes.findOne({ text: 'fire and forget' }, { projection: { _id: 0 } })).toEqual({ text: 'fire and forget' });
+      expect(await notes.countDocuments()).toBe(1);
+    } finally {
+      await single.close();
+    }
   });
 
   it('rejects a duplicate on a unique index with E11000, keyPattern and keyValue', async () => {

@@ -30,7 +30,7 @@ export class CursorRegistry {
       id = this.nextId++;
       this.cursors.set(id, { namespace, documents, position: batch.length, lastUsed: Date.now() });
     }
-    return { cursor: { firstBatch: batch, id: Long.fromBigInt(id), ns: namespace }, ok: 1 };
+    return { cursor: { firstBatch: batch, id: id === 0n ? Long.ZERO : Long.fromBigInt(id), ns: namespace }, ok: 1 };
   }
 
   getMore(rawId: unknown, namespace: string, batchSize?: number): Document {

@@ -6,8 +6,8 @@ import { FrameReader } from './frame-reader.js';
 import { decodeRequest, encodeReply, MalformedMessageError, type WireRequest } from './wire-message.js';
 
 export interface ConnectionHandler {
-  /** Runs one command; resolves once the reply may be sent (writes: after they are durable). */
-  execute(request: WireRequest, connectionId: number): Promise<Document>;
+  /** Runs one command; the reply, or a promise of it when writes must first become durable. */
+  execute(request: WireRequest, connectionId: number): Document | Promise<Document>;
   /**
    * Observes server-side time per command: `processing` from whole frame to encoded reply (what
    * mongod's own latency counters cover), `writing` the socket write syscall after it.
@@ -67,7 +67,9 @@ export class ClientConnection {
           this.reject(error as Error);
           break;
         }
-        const reply = await this.execute(request);
+        const pending = this.execute(request);
+        // Awaiting only real promises keeps reads free of microtask hops.
+        const reply = pending instanceof Promise ? await pending : pending;
         if (request.moreToCome || this.closed) continue;
         const encoded = this.encode(request, reply);
         const encodedAt = process.hrtime.bigint();
@@ -81,12 +83,16 @@ export class ClientConnection {
     }
   }
 
-  private async execute(request: WireRequest): Promise<Document> {
-    try {
-      return await this.handler.execute(request, this.id);
-    } catch (error) {
+  private execute(request: WireRequest): Document | Promise<Document> {
+    const internalError = (error: unknown): Document => {
       this.logger.error({ connectionId: this.id, err: error }, 'command handler threw');
       return { ok: 0, errmsg: `internal error: ${(error as Error).message}`, code: 1, codeName: 'InternalError' };
+    };
+    try {
+      const reply = this.handler.execute(request, this.id);
+      return reply instanceof Promise ? reply.catch(internalError) : reply;
+    } catch (error) {
+      return internalError(error);
     }
   }
 

@@ -122,6 +122,16 @@ describe.skipIf(runningAgainstRealMongo)('embedded mongo (embedded only): malfor
     expect(result.replies).toEqual([{ ok: 1 }]);
   });
 
+  it('answers several requests sent in one write, in order', async () => {
+    const frames = Buffer.concat([
+      opMsg({ ping: 1, $db: 'admin' }, 1),
+      opMsg({ count: 'c', $db: 'survivor' }, 2),
+      opMsg({ nope: 1, $db: 'admin' }, 3),
+    ]);
+    const result = await exchange(server.port, [frames], { expectedReplies: 3 });
+    expect(result.replies).toEqual([{ ok: 1 }, { n: 1, ok: 1 }, expect.objectContaining({ ok: 0, code: 59 })]);
+  });
+
   it('closes a connection whose message length is shorter than a header', async () => {
     await expectClosedWithReason([Buffer.from([5, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8])], /shorter than a header/);
   });

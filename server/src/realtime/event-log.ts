@@ -1,0 +1,17 @@
+// The process's event log over one connection: models, indexes, and a site-scoped store per site.
+import type { Connection } from 'mongoose';
+import { AppendQueues, EventLogStore } from './event-log.store.js';
+import { registerSiteEventModels, type SiteEventModels } from './site-event.model.js';
+
+export interface EventLog {
+  models: SiteEventModels;
+  forSite(siteId: string): EventLogStore;
+}
+
+export async function createEventLog(connection: Connection, { retentionDays }: { retentionDays?: number } = {}): Promise<EventLog> {
+  const models = registerSiteEventModels(connection, retentionDays === undefined ? {} : { retentionDays });
+  await models.SiteEvent.createIndexes();
+  await models.SiteEventHead.createIndexes();
+  const queues = new AppendQueues();
+  return { models, forSite: (siteId) => new EventLogStore(models, siteId, queues) };
+}

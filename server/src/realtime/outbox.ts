@@ -1,0 +1,108 @@
+// The transactional outbox without transactions: a change and the event it owes are one document write;
+// the relay later appends owed events to the site's log, publishes them, and clears them.
+import { randomUUID } from 'node:crypto';
+import type { SiteEvent, SiteEventBody } from '@lumibase/shared';
+import { type Model, Schema, type Types } from 'mongoose';
+import type { Logger } from '../logger.js';
+import type { EventLogStore } from './event-log.store.js';
+
+export interface OutboxEntry {
+  eventId: string;
+  name: SiteEventBody['name'];
+  /** JSON text: approval arguments may hold keys MongoDB refuses in documents. */
+  body: string;
+}
+
+/** The schema fields every document that owes events carries. */
+export const outboxFields = {
+  outbox: { type: [new Schema({ eventId: String, name: String, body: String }, { _id: false })], default: undefined },
+  /** A deleted record stays as a tombstone until the event its deletion owes is relayed. */
+  deletedAt: { type: Date },
+};
+
+/** Filter for records that exist as far as readers are concerned. */
+export const NOT_DELETED = { deletedAt: { $exists: false } } as const;
+
+export function owe(event: SiteEventBody): OutboxEntry {
+  return { eventId: randomUUID(), name: event.name, body: JSON.stringify(event.body) };
+}
+
+interface OwingDocument {
+  _id: Types.ObjectId;
+  siteId: Types.ObjectId;
+  outbox?: OutboxEntry[];
+  deletedAt?: Date;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the relay works over every model that carries outbox fields.
+type OwingModel = Model<any>;
+
+export interface OutboxRelayOptions {
+  eventLog: (siteId: string) => EventLogStore;
+  publish: (event: SiteEvent) => void;
+  logger: Logger;
+}
+
+export class OutboxRelay {
+  private readonly models = new Set<OwingModel>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private publishTo: (event: SiteEvent) => void;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.publishTo = options.publish;
+  }
+
+  /** The socket server exists after the stores; it takes over publishing once it is up. */
+  setPublisher(publish: (event: SiteEvent) => void): void {
+    this.publishTo = publish;
+  }
+
+  /** Models whose leftovers `relayAll` looks for. */
+  register(model: OwingModel): void {
+    this.models.add(model);
+  }
+
+  /**
+   * Relays what one document owes, in order. Never throws: an event that could not be relayed now
+   * stays owed on its document, and the reconciler's `relayAll` delivers it later.
+   */
+  async relay(model: OwingModel, id: Types.ObjectId | string): Promise<void> {
+    const key = `${model.collection.name}:${String(id)}`;
+    // One relay per document at a time in this process: they would only race each other.
+    const previous = this.inFlight.get(key) ?? Promise.resolve();
+    const next = previous.then(() => this.relayNow(model, id)).catch((error: unknown) => {
+      this.options.logger.warn({ err: error, collection: model.collection.name, id: String(id) }, 'event relay failed; the reconciler will retry');
+    });
+    this.inFlight.set(key, next);
+    await next;
+    if (this.inFlight.get(key) === next) this.inFlight.delete(key);
+  }
+
+  /** Relays every owed event and finishes every tombstone left by a crash. Returns how many documents it visited. */
+  async relayAll(): Promise<number> {
+    let visited = 0;
+    for (const model of this.models) {
+      const owing = await model.find({ $or: [{ 'outbox.0': { $exists: true } }, { deletedAt: { $exists: true } }] }, { _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
+      for (const { _id } of owing) {
+        await this.relay(model, _id);
+        visited++;
+      }
+    }
+    return visited;
+  }
+
+  private async relayNow(model: OwingModel, id: Types.ObjectId | string): Promise<void> {
+    const document = await model.findById(id, { siteId: 1, outbox: 1, deletedAt: 1 }).lean<OwingDocument>();
+    if (!document) return;
+    const log = this.options.eventLog(document.siteId.toString());
+    for (const entry of document.outbox ?? []) {
+      const event = await log.append({ eventId: entry.eventId, event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody });
+      // Bookkeeping, not a change of the record: updatedAt stays as the change left it.
+      await model.updateOne({ _id: document._id }, { $pull: { outbox: { eventId: entry.eventId } } }, { timestamps: false });
+      this.publishTo(event);
+    }
+    if (document.deletedAt) {
+      await model.deleteOne({ _id: document._id, deletedAt: { $exists: true }, $or: [{ outbox: { $size: 0 } }, { outbox: { $exists: false } }] });
+    }
+  }
+}

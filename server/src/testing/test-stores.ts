@@ -1,0 +1,21 @@
+// The accounts and CMS stores as tests use them: a real event log and relay, with published events recorded.
+import type { SiteEvent } from '@lumibase/shared';
+import type { Connection } from 'mongoose';
+import { createLogger } from '../logger.js';
+import { createEventLog, type EventLog } from '../realtime/event-log.js';
+import { OutboxRelay } from '../realtime/outbox.js';
+import { createStores, type Stores } from '../store/stores.js';
+
+export interface TestStores {
+  stores: Stores;
+  eventLog: EventLog;
+  /** Every event the relay published, in publishing order. */
+  published: SiteEvent[];
+}
+
+export async function createTestStores(connection: Connection): Promise<TestStores> {
+  const eventLog = await createEventLog(connection);
+  const published: SiteEvent[] = [];
+  const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish: (event) => published.push(event), logger: createLogger({ level: 'silent' }) });
+  return { stores: await createStores(connection, { relay }), eventLog, published };
+}

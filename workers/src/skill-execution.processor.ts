@@ -1,0 +1,31 @@
+// Executes approved skills: one BullMQ job per decision, at least once, with the approval id as operation id.
+import { SkillExecutionJob } from '@lumibase/shared';
+import type { Logger } from '@lumibase/server/core';
+import { type Job, UnrecoverableError } from 'bullmq';
+
+/** What the processor needs from the domain: the approval runner of the server's core entry. */
+export interface ApprovalRunner {
+  /**
+   * Runs the approval's skill if it is still `executing` for `attempt` and settles it. Returns the
+   * status it ended in, or 'skipped' when the job is stale (settled already, or an older attempt).
+   * Throws TransientExecutionError for failures worth retrying (when `settleTransient` is false).
+   */
+  run(job: SkillExecutionJob, options: { settleTransient: boolean }): Promise<'approved' | 'pending' | 'skipped'>;
+}
+
+export function createSkillExecutionProcessor({ runner, logger }: { runner: ApprovalRunner; logger: Logger }) {
+  return async (job: Job): Promise<{ outcome: string }> => {
+    const parsed = SkillExecutionJob.safeParse(job.data);
+    // A malformed job can never succeed: fail it without retries.
+    if (!parsed.success) throw new UnrecoverableError(`malformed skill-execution job ${job.id}`);
+    const attemptsAllowed = job.opts.attempts ?? 1;
+    const lastTry = job.attemptsMade + 1 >= attemptsAllowed;
+    const outcome = await runner.run(parsed.data, { settleTransient: lastTry });
+    logger.info({ jobId: job.id, approvalId: parsed.data.approvalId, siteId: parsed.data.siteId, outcome, try: job.attemptsMade + 1 }, 'skill-execution job done');
+    if (outcome === 'pending') {
+      // Settled as failed (lastError recorded): retrying cannot fix it, so no further tries.
+      throw new UnrecoverableError('the skill failed; the approval is pending again with lastError');
+    }
+    return { outcome };
+  };
+}
