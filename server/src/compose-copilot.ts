@@ -1,6 +1,6 @@
 // The Copilot's part of the server's object graph: stores → executors → harness, decider → services → /ai router.
-import type { Connection } from 'mongoose';
 import type { RedisClientType } from 'redis';
+import type { Domain } from './compose-domain.js';
 import type { Config } from './config.js';
 import { AISecureHarness } from './harness/ai-secure-harness.js';
 import { type ApprovalExecutor, InlineApprovalExecutor, type InlineApprovalExecutorOptions } from './harness/approval-executor.js';
@@ -19,9 +19,6 @@ import {
   ConversationsService,
   type CurrentSeq,
 } from './services/copilot/index.js';
-import type { Services } from './services/index.js';
-import { createSkillExecutors } from './skills/index.js';
-import { AiStores } from './store/ai/ai-stores.js';
 
 /** Seams for tests and for the next issue (BullMQ executor, event log seq). */
 export interface CopilotOverrides {
@@ -36,23 +33,24 @@ export interface CopilotOverrides {
 export interface ComposeCopilotOptions {
   config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE' | 'DECIDE_WAIT_MS'> & Parameters<typeof createPlanner>[0];
   logger: Logger;
-  mongo: Connection;
   redis: RedisClientType;
-  services: Pick<Services, 'collections' | 'fields' | 'items' | 'members'>;
+  domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog'>;
+  /** How approved skills run in production (the BullMQ-backed executor); unset runs them inline. */
+  approvalExecutor?: ApprovalExecutor;
   overrides?: CopilotOverrides;
 }
 
-export async function composeCopilot({ config, logger, mongo, redis, services, overrides = {} }: ComposeCopilotOptions) {
-  const stores = new AiStores(mongo);
-  await stores.ensureIndexes();
+export async function composeCopilot({ config, logger, redis, domain, approvalExecutor, overrides = {} }: ComposeCopilotOptions) {
+  const stores = domain.aiStores;
   const reportError = (error: unknown, context: { skillName: string; siteId: string }) =>
     logger.error({ err: error, ...context }, 'skill executor failed');
 
-  const realExecutors = createSkillExecutors({ ...services, operations: stores });
-  const executors = overrides.executors ? overrides.executors(realExecutors) : realExecutors;
+  const executors = overrides.executors ? overrides.executors(domain.executors) : domain.executors;
   const harness = new AISecureHarness({ stores, executors, reportError });
   const inline: InlineApprovalExecutorOptions = { stores, executors, reportError, waitMs: config.DECIDE_WAIT_MS };
-  const executor = overrides.approvalExecutor ? overrides.approvalExecutor(inline) : new InlineApprovalExecutor(inline);
+  const executor = overrides.approvalExecutor
+    ? overrides.approvalExecutor(inline)
+    : (approvalExecutor ?? new InlineApprovalExecutor(inline));
   const decider = new ApprovalDecider({ stores, executor });
 
   const planner =
@@ -64,7 +62,8 @@ export async function composeCopilot({ config, logger, mongo, redis, services, o
     rateLimiter: new ChatRateLimiter({ redis, prefix: `${config.QUEUE_PREFIX}:`, limitPerMinute: config.CHAT_RATE_LIMIT_PER_MINUTE }),
     reportError: (error) => logger.error({ err: error, provider: planner.provider }, 'planner failed'),
   });
-  const approvals = new ApprovalsService({ stores, decider, ...(overrides.currentSeq ? { currentSeq: overrides.currentSeq } : {}) });
+  const currentSeq = overrides.currentSeq ?? ((siteId: string) => domain.eventLog.forSite(siteId).currentSeq());
+  const approvals = new ApprovalsService({ stores, decider, currentSeq });
   const router = createAiRouter({ chat, approvals, conversations: new ConversationsService(stores), audit: new AuditService(stores) });
   const siteRouter: SiteRouter = { path: '/ai', router };
   return { stores, executors, harness, decider, chat, approvals, siteRouter };

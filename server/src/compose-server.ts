@@ -1,19 +1,21 @@
-// The server's object graph: stores → services → HTTP. Called by main.ts and the all-in-one entry.
+// The server's object graph: domain (stores → services → executors) → Copilot → HTTP → sockets.
+// Called by main.ts, the all-in-one entry and route tests.
+import type { Server as HttpServer } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Connection } from 'mongoose';
 import type { RedisClientType } from 'redis';
 import { type CopilotOverrides, composeCopilot } from './compose-copilot.js';
+import { composeDomain } from './compose-domain.js';
 import type { Config } from './config.js';
 import { type SiteRouter, createApiRouter } from './http/api.router.js';
 import { createHttpApp } from './http/app.js';
 import type { DependencyCheck } from './http/health.router.js';
 import type { Logger } from './logger.js';
-import { PasswordHasher } from './security/password-hasher.js';
-import { bootstrapSuperadmin, createDemoSite, createServices } from './services/index.js';
-import { DomainEvents } from './services/domain-events.js';
-import { createStores } from './store/stores.js';
-import { createEventLog } from './realtime/event-log.js';
-import { OutboxRelay } from './realtime/outbox.js';
+import { QueuedApprovalExecutor } from './queue/queued-approval-executor.js';
+import { createSkillExecutionQueue, type SkillExecutionQueue } from './queue/skill-execution.queue.js';
+import { createSocketAuthenticator } from './realtime/authenticate-socket.js';
+import { createSocketServer, type SocketServer } from './realtime/socket-server.js';
+import { bootstrapSuperadmin, createDemoSite } from './services/index.js';
 
 export interface ServerInfrastructure {
   config: Config;
@@ -24,6 +26,10 @@ export interface ServerInfrastructure {
   redis: RedisClientType;
   dependencies: DependencyCheck[];
   studio?: RequestHandler;
+  /** With an HTTP server, socket.io is attached to it and relayed events are pushed to the sites' sockets. */
+  httpServer?: HttpServer;
+  /** With a Redis URL, approved skills run on the BullMQ workers; without one (route tests) they run inline. */
+  redisUrl?: string;
   /**
    * scrypt cost parameters; production leaves it unset (the hasher's default). Tests lower N,
    * since a suite that signs in hundreds of times would otherwise spend minutes hashing.
@@ -34,35 +40,61 @@ export interface ServerInfrastructure {
 }
 
 export async function composeServer(infrastructure: ServerInfrastructure) {
-  const { config, logger, mongo, redis, dependencies, studio } = infrastructure;
-  const eventLog = await createEventLog(mongo, { retentionDays: config.EVENT_RETENTION_DAYS });
-  // Events are published once the socket server is up; until then they wait in the log for replay.
-  const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish: () => {}, logger });
-  const stores = await createStores(mongo, { relay });
-  const events = new DomainEvents((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
-  const hasher = new PasswordHasher(infrastructure.scryptParameters);
-  const services = createServices({
-    stores,
+  const { config, logger, mongo, redis, dependencies, studio, httpServer, redisUrl } = infrastructure;
+  const domain = await composeDomain({
+    config,
+    logger,
+    mongo,
     redis,
-    redisPrefix: `${config.QUEUE_PREFIX}:`,
-    sessionTtlHours: config.SESSION_TTL_HOURS,
-    hasher,
-    events,
+    ...(infrastructure.scryptParameters ? { scryptParameters: infrastructure.scryptParameters } : {}),
   });
+  const { stores, services, hasher } = domain;
   await bootstrapSuperadmin({ users: stores.users, hasher, email: config.LUMIBASE_ADMIN_EMAIL, password: config.LUMIBASE_ADMIN_PASSWORD });
 
-  // The Copilot's routers (`/ai`) join here, built over `services`, and act in the X-Site-Id site.
-  const overrides = infrastructure.copilot;
-  const copilot = await composeCopilot({ config, logger, mongo, redis, services, ...(overrides ? { overrides } : {}) });
+  const queue: SkillExecutionQueue | undefined = redisUrl ? createSkillExecutionQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger }) : undefined;
+  const approvalExecutor = queue
+    ? new QueuedApprovalExecutor({ queue, stores: domain.aiStores, waitMs: config.DECIDE_WAIT_MS, logger })
+    : undefined;
+  // The Copilot's routers (`/ai`) join here, built over the domain, and act in the X-Site-Id site.
+  const copilot = await composeCopilot({
+    config,
+    logger,
+    redis,
+    domain,
+    ...(approvalExecutor ? { approvalExecutor } : {}),
+    ...(infrastructure.copilot ? { overrides: infrastructure.copilot } : {}),
+  });
   const siteRouters: SiteRouter[] = [copilot.siteRouter];
   const api = createApiRouter({ services, studioOrigin: config.STUDIO_ORIGIN, siteRouters });
   const app = createHttpApp({ logger, dependencies, api, ...(studio ? { studio } : {}) });
+
+  let sockets: SocketServer | undefined;
+  if (httpServer) {
+    sockets = await createSocketServer({
+      httpServer,
+      logger,
+      authenticate: createSocketAuthenticator(services),
+      eventLog: domain.eventLog.forSite,
+      redis,
+    });
+    domain.relay.setPublisher(sockets.publish);
+    const live = sockets;
+    services.events.on('session-revoked', ({ sessionId }) => live.disconnectSession(sessionId));
+    services.events.on('membership-removed', ({ siteId, userId }) => live.disconnectMember(siteId, userId));
+  }
+
   return {
     app,
+    domain,
     stores,
     services,
     copilot,
+    sockets,
     /** The all-in-one entry calls this when LUMIBASE_DEMO is true; it does nothing unless the database has no site. */
     createDemoSite: () => createDemoSite({ services, stores }),
+    async close(): Promise<void> {
+      await sockets?.close();
+      await queue?.close();
+    },
   };
 }

@@ -6,3 +6,8 @@ export { exitWithStartupError, stopOnSignals } from './lifecycle.js';
 export { createLogger, type Logger } from './logger.js';
 export { loadStudioHandler } from './http/studio.js';
 export { type RunningServer, startServer } from './start-server.js';
+export { composeDomain, type Domain } from './compose-domain.js';
+export { ApprovalJobRunner, type JobOutcome } from './queue/approval-job-runner.js';
+export { Reconciler } from './queue/reconciler.js';
+export { createSkillExecutionQueue, SKILL_JOB_OPTIONS, type SkillExecutionQueue } from './queue/skill-execution.queue.js';
+export { SITE_EVENT_CHANNEL } from './realtime/socket-server.js';

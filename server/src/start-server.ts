@@ -1,4 +1,4 @@
-// Starts the HTTP server (API, health, Studio) on the configured port over already-connected infrastructure.
+// Starts the HTTP server (API, health, sockets, Studio) on the configured port over already-connected infrastructure.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
@@ -25,15 +25,19 @@ export async function startServer({
   infrastructure: Infrastructure;
   studio?: RequestHandler;
 }): Promise<RunningServer> {
+  // The HTTP server comes first: socket.io attaches to it while the graph is composed.
+  const httpServer = createServer();
   const composed = await composeServer({
     config,
     logger,
     mongo: infrastructure.mongo,
     redis: infrastructure.redis,
+    redisUrl: infrastructure.redisUrl,
     dependencies: infrastructure.dependencies,
+    httpServer,
     ...(studio ? { studio } : {}),
   });
-  const httpServer = createServer(composed.app);
+  httpServer.on('request', composed.app);
   await new Promise<void>((listening, fail) => {
     httpServer.once('error', fail);
     httpServer.listen(config.PORT, config.HOST, () => listening());
@@ -45,10 +49,11 @@ export async function startServer({
     httpServer,
     url,
     composed,
-    stop: () =>
-      new Promise<void>((closed) => {
-        httpServer.close(() => closed());
-        httpServer.closeAllConnections();
-      }),
+    async stop() {
+      const closed = new Promise<void>((done) => httpServer.close(() => done()));
+      await composed.close();
+      httpServer.closeAllConnections();
+      await closed;
+    },
   };
 }

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
     if (!studio) logger.warn('the Studio is not built (npm run build -w @lumibase/web); serving the API only');
     const server = await startServer({ config, logger, infrastructure, ...(studio ? { studio } : {}) });
     if (config.LUMIBASE_DEMO) await server.composed.createDemoSite();
-    const workers = await startWorkers({ config, logger, redisUrl: infrastructure.redisUrl });
+    const workers = await startWorkers({ config, logger, infrastructure });
     stopOnSignals({
       logger,
       stop: async () => {

@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'lumibase-worker' });
   try {
     const infrastructure = await startInfrastructure(config, logger, { embeddedMongo: false, processName: 'npm run start:worker' });
-    const workers = await startWorkers({ config, logger, redisUrl: infrastructure.redisUrl });
+    const workers = await startWorkers({ config, logger, infrastructure });
     stopOnSignals({
       logger,
       stop: async () => {

@@ -1,21 +1,67 @@
-// Starts the background workers over a Redis connection. Queues and processors are registered here.
-import type { Config, Logger } from '@lumibase/server/core';
+// The workers' object graph: domain (the server's core) → skill-execution processor → reconciler.
+// Site events the workers' writes owe are pushed to every server through the socket.io Redis emitter.
+import { SKILL_EXECUTION_QUEUE, type SiteEvent } from '@lumibase/shared';
+import {
+  ApprovalJobRunner,
+  type Config,
+  composeDomain,
+  createSkillExecutionQueue,
+  type Infrastructure,
+  type Logger,
+  Reconciler,
+  SITE_EVENT_CHANNEL,
+} from '@lumibase/server/core';
+import { Emitter } from '@socket.io/redis-emitter';
+import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { createSkillExecutionProcessor } from './skill-execution.processor.js';
 
 export interface RunningWorkers {
+  worker: Worker;
+  reconciler: Reconciler;
   stop(): Promise<void>;
 }
 
-export async function startWorkers({ logger, redisUrl }: { config: Config; logger: Logger; redisUrl: string }): Promise<RunningWorkers> {
-  // BullMQ requires maxRetriesPerRequest: null on the connections its workers block on.
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+/** How long a stopping worker lets its running job finish before closing anyway. */
+const STOP_BOUND_MS = 10_000;
+
+export async function startWorkers({ config, logger, infrastructure }: { config: Config; logger: Logger; infrastructure: Infrastructure }): Promise<RunningWorkers> {
+  const emitter = new Emitter(infrastructure.redis);
+  const publish = (event: SiteEvent) => emitter.serverSideEmit(SITE_EVENT_CHANNEL, event);
+  const domain = await composeDomain({ config, logger, mongo: infrastructure.mongo, redis: infrastructure.redis, publish });
+  const runner = new ApprovalJobRunner({
+    stores: domain.aiStores,
+    executors: domain.executors,
+    reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
+  });
+
+  // BullMQ requires maxRetriesPerRequest: null on the connection its worker blocks on.
+  const connection = new Redis(infrastructure.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', (error: Error) => logger.warn({ reason: error.message }, 'worker redis connection error'));
-  await connection.connect();
-  await connection.ping();
-  logger.info('workers connected to Redis; no queues registered yet');
+  const worker = new Worker(SKILL_EXECUTION_QUEUE, createSkillExecutionProcessor({ runner, logger }), {
+    connection,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.WORKER_CONCURRENCY,
+    lockDuration: config.JOB_LOCK_MS,
+    stalledInterval: config.JOB_LOCK_MS,
+  });
+  worker.on('error', (error: Error) => logger.warn({ reason: error.message }, 'worker error'));
+  worker.on('failed', (job, error) => logger.warn({ jobId: job?.id, reason: error.message, attemptsMade: job?.attemptsMade }, 'skill-execution job failed'));
+
+  const queue = createSkillExecutionQueue({ redisUrl: infrastructure.redisUrl, prefix: config.QUEUE_PREFIX, logger });
+  const reconciler = new Reconciler({ relay: domain.relay, approvals: domain.aiStores.models.approvals, queue, logger });
+  reconciler.start(config.RECONCILE_INTERVAL_MS);
+  logger.info({ queue: SKILL_EXECUTION_QUEUE, prefix: config.QUEUE_PREFIX, concurrency: config.WORKER_CONCURRENCY }, 'workers started');
+
   return {
+    worker,
+    reconciler,
     async stop() {
-      await connection.quit();
+      await reconciler.stop();
+      // Stop taking jobs and let the running one finish, within a bound.
+      await Promise.race([worker.close(), new Promise((done) => setTimeout(done, STOP_BOUND_MS))]);
+      await queue.close();
+      connection.disconnect();
     },
   };
 }

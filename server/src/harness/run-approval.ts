@@ -13,6 +13,22 @@ export interface RunApprovalOptions {
   executors: SkillExecutors;
   clock?: () => Date;
   reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
+  /**
+   * A failure that retrying may fix (an internal error: a dropped connection, a timeout) settles
+   * the approval as pending unless this is false; then it throws TransientExecutionError and the
+   * approval stays `executing` for the queue's next try.
+   */
+  settleTransientFailures?: boolean;
+}
+
+/** Codes of failures worth another try; domain refusals (validation, permission, not found) are final. */
+const TRANSIENT_CODES = new Set(['INTERNAL', 'UNAVAILABLE']);
+
+export class TransientExecutionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TransientExecutionError';
+  }
 }
 
 type Execution = { ok: true; result: unknown } | { ok: false; failure: Failure };
@@ -76,6 +92,9 @@ export async function runApproval(options: RunApprovalOptions): Promise<Approval
     return approved;
   }
   const { failure } = execution;
+  if (options.settleTransientFailures === false && TRANSIENT_CODES.has(failure.code ?? 'INTERNAL')) {
+    throw new TransientExecutionError(failure.message);
+  }
   const pending = await approvals.transition(approval.id, {
     from: 'executing',
     to: 'pending',

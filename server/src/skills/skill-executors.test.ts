@@ -22,9 +22,7 @@ let executors: SkillExecutors;
 
 beforeAll(async () => {
   database = await openTestDatabase('skill_executors');
-  ({ stores } = await createTestStores(database.connection));
-  aiStores = new AiStores(database.connection);
-  await aiStores.ensureIndexes();
+  ({ stores, aiStores } = await createTestStores(database.connection));
   services = {
     collections: new CollectionsService(stores),
     fields: new FieldsService(stores),

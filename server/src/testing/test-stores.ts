@@ -1,13 +1,16 @@
-// The accounts and CMS stores as tests use them: a real event log and relay, with published events recorded.
+// The stores as tests use them: a real event log and outbox relay, with every published event recorded.
 import type { SiteEvent } from '@lumibase/shared';
 import type { Connection } from 'mongoose';
 import { createLogger } from '../logger.js';
 import { createEventLog, type EventLog } from '../realtime/event-log.js';
 import { OutboxRelay } from '../realtime/outbox.js';
+import { AiStores } from '../store/ai/ai-stores.js';
 import { createStores, type Stores } from '../store/stores.js';
 
 export interface TestStores {
   stores: Stores;
+  aiStores: AiStores;
+  relay: OutboxRelay;
   eventLog: EventLog;
   /** Every event the relay published, in publishing order. */
   published: SiteEvent[];
@@ -17,5 +20,7 @@ export async function createTestStores(connection: Connection): Promise<TestStor
   const eventLog = await createEventLog(connection);
   const published: SiteEvent[] = [];
   const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish: (event) => published.push(event), logger: createLogger({ level: 'silent' }) });
-  return { stores: await createStores(connection, { relay }), eventLog, published };
+  const aiStores = new AiStores(connection, relay);
+  await aiStores.ensureIndexes();
+  return { stores: await createStores(connection, { relay }), aiStores, relay, eventLog, published };
 }

@@ -1,6 +1,6 @@
 // /ai/approvals: list, read and decide approvals (wire shapes: ISO dates, string ids).
 import { z } from 'zod';
-import { ApprovalDecision, ApprovalStatus, approvalShape } from '../approvals.js';
+import { type Approval, ApprovalDecision, ApprovalStatus, approvalShape } from '../approvals.js';
 
 export const APPROVALS_LIST_MAX = 100;
 
@@ -24,3 +24,14 @@ export type DecideApprovalRequest = z.infer<typeof DecideApprovalRequest>;
 
 export const ApprovalResponse = z.object({ data: ApprovalJson });
 export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
+
+/** An approval as it crosses the wire (HTTP, socket events, the event log): ISO dates, nothing else changed. */
+export function toApprovalJson(approval: Approval): ApprovalJson {
+  const { createdAt, updatedAt, decidedAt, ...rest } = approval;
+  return {
+    ...rest,
+    ...(decidedAt ? { decidedAt: decidedAt.toISOString() } : {}),
+    createdAt: createdAt.toISOString(),
+    updatedAt: updatedAt.toISOString(),
+  };
+}

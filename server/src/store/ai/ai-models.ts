@@ -1,6 +1,7 @@
 // mongoose models of the Copilot's collections, registered on one connection (no global models).
 import { type Connection, type InferSchemaType, type Model, Schema, type Types } from 'mongoose';
 import { APPROVAL_STATUSES, AUDIT_ACTIONS, MESSAGE_ROLES } from '@lumibase/shared';
+import { outboxFields } from '../../realtime/outbox.js';
 
 const options = { versionKey: false, autoIndex: false, minimize: false, strict: 'throw' } as const;
 
@@ -24,8 +25,12 @@ const approvalSchema = new Schema(
     resultJson: { type: String },
     lastError: { type: String },
     attempts: { type: Number, required: true },
+    /** Bumped by every transition: the compare-and-set also guards the event snapshot it writes. */
+    revision: { type: Number, required: true, default: 0 },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
+    /** approval-created / approval-decided events this approval owes (see realtime/outbox.ts). */
+    outbox: outboxFields.outbox,
   },
   { collection: 'ai_approvals', ...options },
 );

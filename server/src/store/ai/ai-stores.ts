@@ -1,5 +1,6 @@
 // The Copilot's stores, handed out per site so that no query can run without its siteId.
 import type { Connection } from 'mongoose';
+import type { OutboxRelay } from '../../realtime/outbox.js';
 import { type AiModels, createAiModels, ensureAiIndexes } from './ai-models.js';
 import { type ApprovalRepository, ApprovalStore } from './approval.store.js';
 import { type AuditRepository, AuditStore } from './audit.store.js';
@@ -21,8 +22,12 @@ export interface AiStoreFactory {
 export class AiStores implements AiStoreFactory {
   readonly models: AiModels;
 
-  constructor(connection: Connection) {
+  constructor(
+    connection: Connection,
+    private readonly relay: OutboxRelay,
+  ) {
     this.models = createAiModels(connection);
+    relay.register(this.models.approvals);
   }
 
   ensureIndexes(): Promise<void> {
@@ -31,7 +36,7 @@ export class AiStores implements AiStoreFactory {
 
   forSite(siteId: string): SiteAiStores {
     return {
-      approvals: new ApprovalStore(this.models, siteId),
+      approvals: new ApprovalStore(this.models, siteId, this.relay),
       audit: new AuditStore(this.models, siteId),
       conversations: new ConversationStore(this.models, siteId),
       operations: new OperationStore(this.models, siteId),

@@ -1,10 +1,25 @@
-// ai_approvals for one site: insert, read, list and compare-and-set status transitions.
-import type { Approval, ApprovalStatus } from '@lumibase/shared';
+// ai_approvals for one site: insert, read, list and compare-and-set status transitions, each owing its site event.
+import { type Approval, type ApprovalStatus, toApprovalJson } from '@lumibase/shared';
+import { Types } from 'mongoose';
+import { type OutboxRelay, owe } from '../../realtime/outbox.js';
 import type { AiModels, ApprovalDocument } from './ai-models.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { parseRecordId, requireSiteId } from './record-id.js';
 
 export const APPROVAL_LIST_LIMIT = 100;
+const MAX_TRANSITION_ATTEMPTS = 20;
+
+/** The approval as `transition` leaves it: what the stored document will read once the write lands. */
+function applyTransition(approval: Approval, transition: ApprovalTransition): Approval {
+  const next: Approval = { ...approval, status: transition.to, updatedAt: transition.at };
+  for (const field of transition.unset ?? []) delete next[field];
+  for (const [field, value] of Object.entries(transition.set ?? {})) {
+    if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
+  }
+  if (transition.incrementAttempts) next.attempts += 1;
+  if (transition.revertAttempt) next.attempts -= 1;
+  return next;
+}
 
 export type NewApproval = Omit<Approval, 'id' | 'siteId'>;
 
@@ -18,6 +33,8 @@ export interface ApprovalTransition {
   unset?: ChangeableField[];
   /** `pending → executing` starts an execution: attempts + 1 in the same atomic write. */
   incrementAttempts?: boolean;
+  /** `executing → pending` when the execution could not even be queued: it never started, attempts - 1. */
+  revertAttempt?: boolean;
 }
 
 /** What the harness and the decision service need; the mongoose store below is the real one. */
@@ -63,20 +80,28 @@ export class ApprovalStore implements ApprovalRepository {
   constructor(
     private readonly models: Pick<AiModels, 'approvals'>,
     siteId: string,
+    private readonly relay: OutboxRelay,
   ) {
     this.siteId = requireSiteId(siteId);
   }
 
+  /** Inserts the approval together with the `approval-created` event it owes. */
   async insert(approval: NewApproval): Promise<Approval> {
     const { arguments: args, result, ...rest } = approval;
+    const _id = new Types.ObjectId();
+    const inserted: Approval = { ...approval, id: _id.toHexString(), siteId: this.siteId };
     const document = {
+      _id,
       ...rest,
       siteId: this.siteId,
       argumentsJson: encodeJson(args),
       ...(result === undefined ? {} : { resultJson: encodeJson(result) }),
+      revision: 0,
+      outbox: [owe({ name: 'approval-created', body: { approval: toApprovalJson(inserted) } })],
     };
-    const [created] = await this.models.approvals.insertMany([document], { lean: true });
-    return { ...approval, id: created!._id.toHexString(), siteId: this.siteId };
+    await this.models.approvals.insertMany([document], { lean: true });
+    await this.relay.relay(this.models.approvals, _id);
+    return inserted;
   }
 
   /** Absent when the id is malformed, unknown, or another site's: callers cannot tell which. */
@@ -104,11 +129,32 @@ export class ApprovalStore implements ApprovalRepository {
   /**
    * Compare-and-set: applies the change only if the approval is in this site and in `from`, in
    * one atomic findAndModify, so of two concurrent transitions from the same state one wins and
-   * the other gets undefined.
+   * the other gets undefined. The same write records the `approval-decided` event it owes, with
+   * the approval as it will be: computed from the revision read, which the write requires unchanged.
    */
   async transition(id: string, transition: ApprovalTransition): Promise<Approval | undefined> {
     const _id = parseRecordId(id);
     if (!_id) return undefined;
+    for (let attempt = 0; attempt < MAX_TRANSITION_ATTEMPTS; attempt++) {
+      const current = await this.models.approvals.findOne({ _id, siteId: this.siteId, status: transition.from }).lean<ApprovalDocument>();
+      if (!current) return undefined;
+      const next = applyTransition(toApproval(current), transition);
+      const update = this.transitionUpdate(transition);
+      update.$inc = { ...(update.$inc as object | undefined), revision: 1 };
+      update.$push = { outbox: owe({ name: 'approval-decided', body: { approval: toApprovalJson(next) } }) };
+      const document = await this.models.approvals
+        .findOneAndUpdate({ _id, siteId: this.siteId, status: transition.from, revision: current.revision ?? 0 }, update, { new: true })
+        .lean<ApprovalDocument>();
+      if (document) {
+        await this.relay.relay(this.models.approvals, _id);
+        return toApproval(document);
+      }
+      // Another transition from the same state won, or something else moved the revision: read again.
+    }
+    return undefined;
+  }
+
+  private transitionUpdate(transition: ApprovalTransition): Record<string, unknown> {
     const $set: Record<string, unknown> = { status: transition.to, updatedAt: transition.at };
     for (const [field, value] of Object.entries(transition.set ?? {}) as [ChangeableField, unknown][]) {
       if (value === undefined) continue;
@@ -123,9 +169,7 @@ export class ApprovalStore implements ApprovalRepository {
     const update: Record<string, unknown> = { $set };
     if (Object.keys($unset).length > 0) update.$unset = $unset;
     if (transition.incrementAttempts) update.$inc = { attempts: 1 };
-    const document = await this.models.approvals
-      .findOneAndUpdate({ _id, siteId: this.siteId, status: transition.from }, update, { new: true })
-      .lean<ApprovalDocument>();
-    return document ? toApproval(document) : undefined;
+    if (transition.revertAttempt) update.$inc = { attempts: -1 };
+    return update;
   }
 }

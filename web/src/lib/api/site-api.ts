@@ -1,5 +1,10 @@
 // Site-scoped routes (X-Site-Id fixed at creation, so a reply can never land in another site's view).
 import {
+  type ApprovalDecision,
+  type ApprovalJson,
+  ApprovalResponse,
+  type ApprovalStatus,
+  ChatResponse,
   CollectionResponse,
   CollectionView,
   type Field,
@@ -9,6 +14,7 @@ import {
   ItemListResponse,
   ItemResponse,
   type ItemView,
+  ListApprovalsResponse,
   MemberListResponse,
   MemberResponse,
   type MemberView,
@@ -22,8 +28,7 @@ import { type HttpClient, segment } from './http-client.js';
 
 // API.md: GET /collections answers `{ data }`, with no list meta.
 const CollectionsResponse = z.object({ data: z.array(CollectionView) });
-// Only the site's event seq of GET /ai/approvals (the approvals themselves are the Copilot dashboard's).
-const ApprovalsSeq = z.object({ meta: z.object({ seq: z.number().int().min(0) }) });
+const ChatReply = z.object({ data: ChatResponse });
 
 export type ItemData = Record<string, unknown>;
 
@@ -84,10 +89,26 @@ export function createSiteApi(http: HttpClient, siteId: string) {
         await http.request(`/members/${segment(userId)}`, { ...site, method: 'DELETE' });
       },
     },
-    events: {
-      /** The site's current event seq, where a socket starts gap-free (API.md: `meta.seq` of GET /ai/approvals). */
-      async currentSeq(): Promise<number> {
-        return (await http.request('/ai/approvals', { ...site, schema: ApprovalsSeq })).meta.seq;
+    ai: {
+      /** One Copilot turn; `conversationId` continues a conversation. */
+      async chat(request: { message: string; conversationId?: string | undefined }): Promise<ChatResponse> {
+        const body = request.conversationId ? request : { message: request.message };
+        return (await http.request('/ai/chat', { ...site, method: 'POST', body, schema: ChatReply })).data;
+      },
+      approvals: {
+        /** At most 100 approvals in one status, newest first; `meta.total` counts that status, `meta.seq` is the site's event seq. */
+        async list({ status = 'pending' }: { status?: ApprovalStatus } = {}): Promise<ListApprovalsResponse> {
+          return http.request('/ai/approvals', { ...site, query: { status }, schema: ListApprovalsResponse });
+        },
+        async get(id: string): Promise<ApprovalJson> {
+          return (await http.request(`/ai/approvals/${segment(id)}`, { ...site, schema: ApprovalResponse })).data;
+        },
+        /** 200 with the outcome (approved, rejected, or pending with lastError) or 202 with status `executing`. */
+        async decide(id: string, { decision, reason }: { decision: ApprovalDecision; reason?: string | undefined }): Promise<ApprovalJson> {
+          const body = reason ? { decision, reason } : { decision };
+          const path = `/ai/approvals/${segment(id)}/decide`;
+          return (await http.request(path, { ...site, method: 'POST', body, schema: ApprovalResponse })).data;
+        },
       },
     },
     users: {

@@ -1,8 +1,12 @@
 // The Studio's object graph for one tab (API client → session → site → live → content), shared through Svelte context.
 import { getContext, setContext } from 'svelte';
 import { type Api, createApi } from '../api/index.js';
+import type { ApprovalCreatedEvent } from '../realtime/events.js';
 import type { SocketFactory } from '../realtime/realtime-client.js';
+import { type ApprovalAlerts, browserNotifications } from './approval-alerts.js';
+import { ApprovalsState } from './approvals.svelte.js';
 import { ContentState } from './content.svelte.js';
+import { CopilotState } from './copilot.svelte.js';
 import { LiveState } from './live.svelte.js';
 import { SessionState } from './session.svelte.js';
 import { type KeyValueStorage, SiteState } from './site.svelte.js';
@@ -12,6 +16,8 @@ export interface StudioOptions {
   fetch?: typeof globalThis.fetch;
   storage?: KeyValueStorage | undefined;
   createSocket?: SocketFactory;
+  /** Desktop notifications for approvers (the browser's Notification API by default). */
+  notifications?: ApprovalAlerts;
 }
 
 export class Studio {
@@ -20,19 +26,34 @@ export class Studio {
   readonly site: SiteState;
   readonly live: LiveState;
   readonly toasts = new ToastState();
+  readonly notifications: ApprovalAlerts;
 
-  constructor({ fetch, storage, createSocket }: StudioOptions = {}) {
+  constructor({ fetch, storage, createSocket, notifications }: StudioOptions = {}) {
+    this.notifications = notifications ?? browserNotifications();
     this.api = createApi({ ...(fetch ? { fetch } : {}), onUnauthenticated: () => this.session.expire() });
     this.session = new SessionState(this.api);
     this.site = new SiteState(this.session, storage);
     this.live = new LiveState({
       ...(createSocket ? { createSocket } : {}),
       onUnauthenticated: () => this.session.expire(),
-      // Until the Copilot's routes answer, the socket starts from the first live event instead.
-      currentSeq: (siteId) => this.api.site(siteId).events.currentSeq(),
+      // The pending list's read gives the seq its count is current to: the socket resumes from exactly there.
+      currentSeq: async (siteId) => {
+        const approvals = this.approvals;
+        if (approvals?.siteId !== siteId) return undefined;
+        await approvals.load();
+        return approvals.seq;
+      },
     });
     this.live.on('content-changed', (event) => this.content?.handle(event));
-    this.live.onResync(() => this.content?.resync());
+    this.live.on('approval-created', (event) => {
+      this.approvals?.handleCreated(event);
+      this.#alertApprovers(event);
+    });
+    this.live.on('approval-decided', (event) => this.approvals?.handleDecided(event));
+    this.live.onResync(() => {
+      this.content?.resync();
+      void this.approvals?.resync();
+    });
   }
 
   /** The current site's content, re-created when the site changes. */
@@ -40,6 +61,44 @@ export class Studio {
     const siteId = this.#siteId;
     return siteId ? new ContentState(this.api.site(siteId)) : undefined;
   });
+
+  /** The current site's approvals: the pending list and count, and what this tab decides. */
+  approvals: ApprovalsState | undefined = $derived.by(() => {
+    const siteId = this.#siteId;
+    return siteId
+      ? new ApprovalsState({
+          api: this.api.site(siteId),
+          userId: () => this.session.user?.id,
+          notify: (toast) => this.toasts.show(toast),
+        })
+      : undefined;
+  });
+
+  /** The Copilot conversation in the current site (memory only: a reload or a site switch starts a new one). */
+  copilot: CopilotState | undefined = $derived.by(() => {
+    const siteId = this.#siteId;
+    if (!siteId) return undefined;
+    const api = this.api.site(siteId);
+    return new CopilotState({
+      chat: (request) => api.ai.chat(request),
+      onApprovalRequested: (approvalId) => this.approvals?.watch(approvalId),
+    });
+  });
+
+  /** Approvers hear about each new request made by someone else: a toast with a link, and a desktop notification. */
+  #alertApprovers({ approval }: ApprovalCreatedEvent): void {
+    if (!this.site.can('approvals:decide') || approval.requestedBy.id === this.session.user?.id) return;
+    const href = `/settings/ai-approvals#approval-${approval.id}`;
+    const title = `${approval.requestedBy.name || 'An admin'} asked to run ${approval.skillName}`;
+    this.toasts.show({
+      tone: 'info',
+      title,
+      message: approval.context.message,
+      link: { href, label: 'Review request' },
+      timeoutMs: 10_000,
+    });
+    this.notifications.show({ tag: approval.id, title, body: approval.context.message, href });
+  }
 
   // A primitive: a re-read site list with the same current site does not re-create (and reload) the content.
   #siteId: string | undefined = $derived.by(() => this.site.current?.id);

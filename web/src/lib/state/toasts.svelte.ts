@@ -6,6 +6,8 @@ export interface Toast {
   tone: ToastTone;
   title: string;
   message?: string | undefined;
+  /** Where to go about it (a pending approval, say). */
+  link?: { href: string; label: string } | undefined;
 }
 
 export class ToastState {
@@ -16,15 +18,17 @@ export class ToastState {
     tone = 'info',
     title,
     message,
+    link,
     timeoutMs = 4500,
   }: {
     tone?: ToastTone;
     title: string;
-    message?: string;
+    message?: string | undefined;
+    link?: { href: string; label: string } | undefined;
     timeoutMs?: number;
   }): number {
     const id = this.#nextId++;
-    this.list = [...this.list.slice(-3), { id, tone, title, message }];
+    this.list = [...this.list.slice(-3), { id, tone, title, message, link }];
     if (timeoutMs > 0) setTimeout(() => this.dismiss(id), timeoutMs);
     return id;
   }

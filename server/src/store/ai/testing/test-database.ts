@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { type Connection, Types } from 'mongoose';
 import { startEmbeddedMongo } from '../../embedded/index.js';
-import { AiStores } from '../ai-stores.js';
+import { createTestStores } from '../../../testing/test-stores.js';
+import type { AiStores } from '../ai-stores.js';
 
 export interface TestDatabase {
   connection: Connection;
@@ -16,8 +17,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const uri = external ?? server!.uri;
   const dbName = `lumibase_ai_test_${randomBytes(6).toString('hex')}`;
   const connection = await mongoose.createConnection(uri, { dbName }).asPromise();
-  const stores = new AiStores(connection);
-  await stores.ensureIndexes();
+  const { aiStores: stores } = await createTestStores(connection);
   return {
     connection,
     stores,

@@ -1,0 +1,47 @@
+// The domain every process shares: event log and outbox relay → stores → services → skill executors.
+// The server adds HTTP and sockets on top of it; the workers add the queue processors.
+import type { SiteEvent } from '@lumibase/shared';
+import type { Connection } from 'mongoose';
+import type { RedisClientType } from 'redis';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { createEventLog } from './realtime/event-log.js';
+import { OutboxRelay } from './realtime/outbox.js';
+import { PasswordHasher } from './security/password-hasher.js';
+import { createServices } from './services/index.js';
+import { DomainEvents } from './services/domain-events.js';
+import { createSkillExecutors } from './skills/index.js';
+import { AiStores } from './store/ai/ai-stores.js';
+import { createStores } from './store/stores.js';
+
+export interface DomainOptions {
+  config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS'>;
+  logger: Logger;
+  mongo: Connection;
+  redis: RedisClientType;
+  /** Where relayed site events go; the server's socket layer or the workers' Redis emitter can take over later. */
+  publish?: (event: SiteEvent) => void;
+  scryptParameters?: { N: number; r: number; p: number };
+}
+
+export async function composeDomain({ config, logger, mongo, redis, publish = () => {}, scryptParameters }: DomainOptions) {
+  const eventLog = await createEventLog(mongo, { retentionDays: config.EVENT_RETENTION_DAYS });
+  const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish, logger });
+  const stores = await createStores(mongo, { relay });
+  const aiStores = new AiStores(mongo, relay);
+  await aiStores.ensureIndexes();
+  const events = new DomainEvents((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
+  const hasher = new PasswordHasher(scryptParameters);
+  const services = createServices({
+    stores,
+    redis,
+    redisPrefix: `${config.QUEUE_PREFIX}:`,
+    sessionTtlHours: config.SESSION_TTL_HOURS,
+    hasher,
+    events,
+  });
+  const executors = createSkillExecutors({ ...services, operations: aiStores });
+  return { eventLog, relay, stores, aiStores, services, hasher, executors };
+}
+
+export type Domain = Awaited<ReturnType<typeof composeDomain>>;

@@ -1,0 +1,64 @@
+// Repairs what a crash can leave behind: owed events not yet in the log, approvals `executing` with no live job.
+import type { Logger } from '../logger.js';
+import type { OutboxRelay } from '../realtime/outbox.js';
+import type { AiModels } from '../store/ai/ai-models.js';
+import type { SkillExecutionQueue } from './skill-execution.queue.js';
+
+/** A decision adds its job right after its compare-and-set; younger `executing` approvals are left alone. */
+const DEFAULT_GRACE_MS = 15_000;
+const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
+export interface ReconcilerOptions {
+  relay: OutboxRelay;
+  approvals: AiModels['approvals'];
+  queue: SkillExecutionQueue;
+  logger: Logger;
+  graceMs?: number;
+  clock?: () => Date;
+}
+
+export class Reconciler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: ReconcilerOptions) {}
+
+  /** One pass; returns what it did. Safe to run in several processes at once (every step is idempotent). */
+  async reconcile(): Promise<{ relayed: number; requeued: number }> {
+    const { relay, approvals, queue, logger, graceMs = DEFAULT_GRACE_MS, clock = () => new Date() } = this.options;
+    const relayed = await relay.relayAll();
+    // Across sites on purpose: each approval found is then handled within its own site.
+    const stuck = await approvals
+      .find({ status: 'executing', updatedAt: { $lt: new Date(clock().getTime() - graceMs) } }, { _id: 1, siteId: 1, attempts: 1 })
+      .lean<{ _id: { toHexString(): string }; siteId: string; attempts: number }[]>();
+    let requeued = 0;
+    for (const approval of stuck) {
+      const job = { siteId: approval.siteId, approvalId: approval._id.toHexString(), attempt: approval.attempts };
+      const existing = await queue.getJob(job);
+      const state = existing ? await existing.getState() : 'missing';
+      if (LIVE_JOB_STATES.has(state)) continue;
+      // A finished job whose approval is still executing (its worker died while settling): run it again.
+      if (existing) await existing.remove().catch(() => {});
+      await queue.add(job);
+      requeued++;
+      logger.warn({ approvalId: job.approvalId, siteId: job.siteId, previousJobState: state }, 'requeued an approval left executing');
+    }
+    if (relayed > 0 || requeued > 0) logger.info({ relayed, requeued }, 'reconciled');
+    return { relayed, requeued };
+  }
+
+  /** Reconciles now and then every `intervalMs`; failures are logged and retried on the next tick. */
+  start(intervalMs: number): void {
+    const tick = () => {
+      this.running = this.reconcile().catch((error: unknown) => this.options.logger.warn({ err: error }, 'reconcile failed'));
+    };
+    tick();
+    this.timer = setInterval(tick, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+}

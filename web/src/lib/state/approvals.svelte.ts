@@ -1,0 +1,319 @@
+// The site's approvals as every view sees them: the pending list and count (GET /ai/approvals, then kept by approval
+// events in seq order), the latest known state of each approval, and the decisions this tab is making.
+import type { ApprovalDecision, ApprovalJson, ApprovalStatus } from '@lumibase/shared';
+import { SvelteMap } from 'svelte/reactivity';
+import { type ApiError, describeError, type SiteApi, toApiError } from '../api/index.js';
+import type { ApprovalCreatedEvent, ApprovalDecidedEvent } from '../realtime/events.js';
+import type { ResourceStatus } from './resource.svelte.js';
+import type { ToastTone } from './toasts.svelte.js';
+
+/** How one status change moves the pending count: API.md sends one approval-decided event per change. */
+const PENDING_DELTA: Record<ApprovalStatus, number> = {
+  executing: -1, // pending → executing
+  rejected: -1, // pending → rejected
+  approved: 0, // executing → approved
+  pending: 1, // executing → pending (execution failed)
+};
+
+const SETTLED: readonly ApprovalStatus[] = ['approved', 'rejected'];
+
+/** This tab's part in a decision: waiting for the decide reply, or (after a 202) for the outcome event. */
+export type DecisionPhase = 'deciding' | 'executing';
+
+/** What a card says about this tab's last decision on it (a failure, a queue that was down). */
+export interface CardNote {
+  tone: 'warning' | 'danger';
+  text: string;
+}
+
+/** A card that left the list because someone decided it; shown briefly, naming who. */
+export interface Departure {
+  key: number;
+  approvalId: string;
+  text: string;
+}
+
+export interface ApprovalsStateOptions {
+  api: SiteApi;
+  /** The signed-in user, to tell "you in another tab" from another admin. */
+  userId?: () => string | undefined;
+  /** Announces the outcome of this tab's own decisions. */
+  notify?: (toast: { tone: ToastTone; title: string; message?: string }) => void;
+  departureMs?: number;
+}
+
+interface ApprovalEvent {
+  type: 'created' | 'decided';
+  seq: number;
+  approval: ApprovalJson;
+}
+
+export class ApprovalsState {
+  readonly api: SiteApi;
+  status = $state<ResourceStatus>('idle');
+  error = $state.raw<ApiError | undefined>(undefined);
+  /** The dashboard's cards: pending approvals (and those this tab is deciding), newest first. */
+  list = $state.raw<ApprovalJson[]>([]);
+  /** The site's pending count: `meta.total`, then kept by events; undefined until first read. */
+  total = $state<number | undefined>(undefined);
+  departures = $state<Departure[]>([]);
+
+  readonly #options: ApprovalsStateOptions;
+  readonly #known = new SvelteMap<string, ApprovalJson>();
+  readonly #phases = new SvelteMap<string, DecisionPhase>();
+  readonly #notes = new SvelteMap<string, CardNote>();
+  readonly #watched = new Set<string>();
+  /** The event seq the list and count are current to; events at or before it are already in them. */
+  #seq: number | undefined;
+  #generation = 0;
+  #loading = false;
+  /** Events that arrive while a list read is in flight wait here, then apply on top of the read. */
+  #queue: ApprovalEvent[] = [];
+  #departureKey = 0;
+
+  constructor(options: ApprovalsStateOptions) {
+    this.api = options.api;
+    this.#options = options;
+  }
+
+  get siteId(): string {
+    return this.api.siteId;
+  }
+
+  get seq(): number | undefined {
+    return this.#seq;
+  }
+
+  /** The latest known state of an approval (list reads, events, decide replies). */
+  approval(id: string): ApprovalJson | undefined {
+    return this.#known.get(id);
+  }
+
+  phase(id: string): DecisionPhase | undefined {
+    return this.#phases.get(id);
+  }
+
+  note(id: string): CardNote | undefined {
+    return this.#notes.get(id);
+  }
+
+  /** Keeps an approval current across a resync even when it is no longer pending (the Copilot's replies). */
+  watch(id: string): void {
+    this.#watched.add(id);
+  }
+
+  /** Reads the pending list, its total and the site's seq; events that arrive meanwhile apply after it. */
+  async load(): Promise<void> {
+    const generation = ++this.#generation;
+    this.#loading = true;
+    if (this.status !== 'ready') this.status = 'loading';
+    try {
+      const { data, meta } = await this.api.ai.approvals.list();
+      if (generation !== this.#generation) return;
+      this.#seq = meta.seq;
+      this.total = meta.total;
+      for (const approval of data) this.#known.set(approval.id, approval);
+      // Cards this tab is deciding stay until their outcome is known, pending or not.
+      const deciding = this.list.filter((approval) => this.#phases.has(approval.id) && !data.some(({ id }) => id === approval.id));
+      this.list = newestFirst([...data, ...deciding]);
+      this.error = undefined;
+      this.status = 'ready';
+    } catch (error) {
+      if (generation !== this.#generation) return;
+      this.error = toApiError(error);
+      if (this.status !== 'ready') this.status = 'error';
+    } finally {
+      if (generation === this.#generation) {
+        this.#loading = false;
+        for (const event of this.#queue.splice(0)) this.#apply(event);
+      }
+    }
+  }
+
+  /** Events may have been missed (reconnect, resync-required): read again, and re-read watched approvals. */
+  async resync(): Promise<void> {
+    await this.load();
+    const stale = [...this.#watched].filter((id) => {
+      const known = this.#known.get(id);
+      return !known || !(SETTLED.includes(known.status) || this.list.some((approval) => approval.id === id));
+    });
+    await Promise.all(
+      stale.map(async (id) => {
+        const fresh = await this.api.ai.approvals.get(id).catch(() => undefined);
+        if (fresh) this.#remember(fresh);
+      }),
+    );
+  }
+
+  handleCreated(event: ApprovalCreatedEvent): void {
+    this.#receive({ type: 'created', seq: event.seq, approval: event.approval });
+  }
+
+  handleDecided(event: ApprovalDecidedEvent): void {
+    this.#receive({ type: 'decided', seq: event.seq, approval: event.approval });
+  }
+
+  /** Approves or rejects; settles with the outcome shown on the card or in a toast (never throws). */
+  async decide(id: string, decision: ApprovalDecision, reason?: string): Promise<void> {
+    if (this.#phases.has(id)) return;
+    this.#phases.set(id, 'deciding');
+    this.#notes.delete(id);
+    try {
+      const answer = await this.api.ai.approvals.decide(id, { decision, reason: reason?.trim() || undefined });
+      this.#remember(answer);
+      this.#settle(this.#known.get(id) ?? answer);
+    } catch (error) {
+      await this.#refused(id, toApiError(error));
+    }
+  }
+
+  dismissDeparture(key: number): void {
+    this.departures = this.departures.filter((departure) => departure.key !== key);
+  }
+
+  #receive(event: ApprovalEvent): void {
+    if (this.#loading) this.#queue.push(event);
+    else this.#apply(event);
+  }
+
+  #apply({ type, seq, approval }: ApprovalEvent): void {
+    if (this.#seq !== undefined && seq <= this.#seq) return;
+    if (this.#seq !== undefined) this.#seq = seq;
+    // Events arrive in seq order, so an event's snapshot is always the newest.
+    this.#known.set(approval.id, approval);
+    if (this.total !== undefined) this.total = Math.max(0, this.total + (type === 'created' ? 1 : PENDING_DELTA[approval.status]));
+
+    const phase = this.#phases.get(approval.id);
+    if (approval.status === 'pending') {
+      this.#upsert(approval);
+      if (type === 'decided' && phase === 'executing') this.#settle(approval);
+      return;
+    }
+    if (phase === 'deciding' || (phase === 'executing' && approval.status === 'executing')) {
+      this.#replace(approval);
+      return;
+    }
+    if (phase === 'executing') {
+      this.#settle(approval);
+      return;
+    }
+    if (this.#remove(approval.id)) this.#depart(approval, this.#decidedText(approval));
+  }
+
+  /** This tab's decision has an answer: the card leaves, waits for the outcome, or says why it is still pending. */
+  #settle(approval: ApprovalJson): void {
+    const { id, skillName } = approval;
+    switch (approval.status) {
+      case 'approved':
+        this.#phases.delete(id);
+        this.#remove(id);
+        this.#options.notify?.({ tone: 'success', title: `Approved: ${skillName} ran`, message: approval.context.message });
+        break;
+      case 'rejected':
+        this.#phases.delete(id);
+        this.#remove(id);
+        this.#options.notify?.({ tone: 'info', title: `Rejected: ${skillName}`, message: approval.context.message });
+        break;
+      case 'executing':
+        this.#phases.set(id, 'executing');
+        this.#replace(approval);
+        break;
+      case 'pending':
+        this.#phases.delete(id);
+        this.#upsert(approval);
+        if (approval.lastError) {
+          this.#notes.set(id, {
+            tone: 'warning',
+            text: `It ran and failed: ${approval.lastError}. The approval is still pending, so you can try again.`,
+          });
+        }
+        break;
+    }
+  }
+
+  async #refused(id: string, error: ApiError): Promise<void> {
+    this.#phases.delete(id);
+    if (error.status === 409) {
+      // Not a failure: another admin's decision won the race.
+      let latest = this.#known.get(id);
+      if (!latest || latest.status === 'pending') {
+        const fresh = await this.api.ai.approvals.get(id).catch(() => undefined);
+        if (fresh) latest = this.#remember(fresh);
+      }
+      if (latest && latest.status === 'pending') {
+        this.#upsert(latest);
+        return;
+      }
+      this.#remove(id);
+      this.#depart(latest, `Someone else decided first: ${latest ? this.#decidedText(latest) : 'this approval is no longer pending.'}`);
+      return;
+    }
+    const text =
+      error.status === 503
+        ? 'The job queue is unavailable, so nothing ran. The approval is still pending; try again in a moment.'
+        : error.status === 403
+          ? "You can't decide this approval: it needs approvals:decide and every capability its skill requires."
+          : describeError(error);
+    this.#notes.set(id, { tone: error.status === 503 ? 'warning' : 'danger', text });
+  }
+
+  /** Keeps the newer of what is known and a reply read over HTTP (which may race the events). */
+  #remember(approval: ApprovalJson): ApprovalJson {
+    const known = this.#known.get(approval.id);
+    if (known && isNewer(known, approval)) return known;
+    this.#known.set(approval.id, approval);
+    return approval;
+  }
+
+  #decidedText(approval: ApprovalJson): string {
+    const by = approval.decidedBy;
+    const you = by && by.id === this.#options.userId?.();
+    const who = you ? 'You' : (by?.name ?? 'Another admin');
+    const where = you ? ' in another tab' : '';
+    const skill = approval.skillName;
+    switch (approval.status) {
+      case 'rejected':
+        return `${who} rejected ${skill}${where}${approval.reason ? `: “${approval.reason}”` : '.'}`;
+      case 'executing':
+        return `${who} approved ${skill}${where}; it is running.`;
+      default:
+        return `${who} approved ${skill}${where}.`;
+    }
+  }
+
+  #depart(approval: ApprovalJson | undefined, text: string): void {
+    const key = ++this.#departureKey;
+    this.departures = [...this.departures.slice(-4), { key, approvalId: approval?.id ?? '', text }];
+    const ms = this.#options.departureMs ?? 8000;
+    if (ms > 0) setTimeout(() => this.dismissDeparture(key), ms);
+  }
+
+  #upsert(approval: ApprovalJson): void {
+    if (this.list.some(({ id }) => id === approval.id)) this.#replace(approval);
+    else this.list = newestFirst([approval, ...this.list]);
+  }
+
+  #replace(approval: ApprovalJson): void {
+    this.list = this.list.map((listed) => (listed.id === approval.id ? approval : listed));
+  }
+
+  #remove(id: string): boolean {
+    const before = this.list.length;
+    this.list = this.list.filter((approval) => approval.id !== id);
+    return this.list.length !== before;
+  }
+}
+
+function newestFirst(approvals: ApprovalJson[]): ApprovalJson[] {
+  return approvals.toSorted((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+}
+
+const STATUS_RANK: Record<ApprovalStatus, number> = { pending: 0, executing: 1, approved: 2, rejected: 2 };
+
+/** Whether `a` is a later state of the same approval than `b` (more attempts, a later update, or further along). */
+export function isNewer(a: ApprovalJson, b: ApprovalJson): boolean {
+  if (a.attempts !== b.attempts) return a.attempts > b.attempts;
+  const byTime = Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
+  if (byTime !== 0) return byTime > 0;
+  return STATUS_RANK[a.status] > STATUS_RANK[b.status];
+}

@@ -1,0 +1,84 @@
+// One Copilot conversation in the current site: the last 50 messages (in memory only: a reload starts empty),
+// one message in flight at a time, errors told in the thread, and the conversation continued by its id.
+import { CHAT_MESSAGE_MAX, type ChatResponse } from '@lumibase/shared';
+import { type ApiError, describeError, toApiError } from '../api/index.js';
+
+/** The panel keeps at most this many messages, user and assistant alike (property 13). */
+export const COPILOT_HISTORY_MAX = 50;
+
+export type CopilotMessage =
+  | { id: number; role: 'user'; text: string; at: Date }
+  | { id: number; role: 'assistant'; kind: 'reply'; reply: ChatResponse; at: Date }
+  | { id: number; role: 'assistant'; kind: 'error'; title: string; text: string; at: Date };
+
+type NewMessage = CopilotMessage extends infer Message ? (Message extends CopilotMessage ? Omit<Message, 'id' | 'at'> : never) : never;
+
+export interface CopilotStateOptions {
+  chat: (request: { message: string; conversationId?: string | undefined }) => Promise<ChatResponse>;
+  /** Called with each approval a reply created, so its status can be followed live. */
+  onApprovalRequested?: (approvalId: string) => void;
+}
+
+export class CopilotState {
+  messages = $state.raw<CopilotMessage[]>([]);
+  sending = $state(false);
+  conversationId = $state<string | undefined>(undefined);
+
+  readonly #options: CopilotStateOptions;
+  #nextId = 1;
+
+  constructor(options: CopilotStateOptions) {
+    this.#options = options;
+  }
+
+  /** Sends one message; false when there is nothing to send or a message is already in flight. */
+  async send(text: string): Promise<boolean> {
+    if (this.sending || text.trim() === '') return false;
+    this.#push({ role: 'user', text });
+    this.sending = true;
+    try {
+      const reply = await this.#options.chat({ message: text, conversationId: this.conversationId });
+      this.conversationId = reply.conversationId;
+      this.#push({ role: 'assistant', kind: 'reply', reply });
+      for (const outcome of reply.results.length > 0 ? reply.results : [reply]) {
+        if (outcome.status === 'pending_approval') this.#options.onApprovalRequested?.(outcome.approvalId);
+      }
+    } catch (error) {
+      this.#push({ role: 'assistant', kind: 'error', ...explain(toApiError(error)) });
+    } finally {
+      this.sending = false;
+    }
+    return true;
+  }
+
+  /** Starts a new conversation: an empty thread, and the next message opens a new conversation id. */
+  clear(): void {
+    if (this.sending) return;
+    this.messages = [];
+    this.conversationId = undefined;
+  }
+
+  #push(message: NewMessage): void {
+    const next = { ...message, id: this.#nextId++, at: new Date() } as CopilotMessage;
+    this.messages = [...this.messages.slice(-(COPILOT_HISTORY_MAX - 1)), next];
+  }
+}
+
+/** What the thread says when a message could not be answered. */
+function explain(error: ApiError): { title: string; text: string } {
+  switch (error.code) {
+    case 'VALIDATION_FAILED':
+      return {
+        title: 'The Copilot could not take that message',
+        text: error.details.some((detail) => detail.path === 'message')
+          ? `A message must have 1 to ${CHAT_MESSAGE_MAX} characters (spaces at either end do not count).`
+          : error.details.map((detail) => `${detail.path ? `${detail.path}: ` : ''}${detail.message}`).join(' ') || error.message,
+      };
+    case 'RATE_LIMITED':
+      return { title: 'Too many messages', text: 'You are sending messages faster than the Copilot allows. Wait a minute, then try again.' };
+    case 'NETWORK':
+      return { title: 'Not sent', text: "Can't reach the server, so your message was not sent. Check your connection and try again." };
+    default:
+      return { title: 'Something went wrong', text: describeError(error) };
+  }
+}
