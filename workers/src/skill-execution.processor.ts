@@ -20,6 +20,7 @@ export function createSkillExecutionProcessor({ runner, logger }: { runner: Appr
     if (!parsed.success) throw new UnrecoverableError(`malformed skill-execution job ${job.id}`);
     const attemptsAllowed = job.opts.attempts ?? 1;
     const lastTry = job.attemptsMade + 1 >= attemptsAllowed;
+    logger.info({ jobId: job.id, approvalId: parsed.data.approvalId, try: job.attemptsMade + 1 }, 'skill-execution job started');
     const outcome = await runner.run(parsed.data, { settleTransient: lastTry });
     logger.info({ jobId: job.id, approvalId: parsed.data.approvalId, siteId: parsed.data.siteId, outcome, try: job.attemptsMade + 1 }, 'skill-execution job done');
     if (outcome === 'pending') {

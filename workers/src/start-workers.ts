@@ -5,6 +5,7 @@ import {
   ApprovalJobRunner,
   type Config,
   composeDomain,
+  type Domain,
   createSkillExecutionQueue,
   type Infrastructure,
   type Logger,
@@ -22,6 +23,20 @@ export interface RunningWorkers {
   stop(): Promise<void>;
 }
 
+/** Crash tests kill a worker after a skill took effect and before its approval is settled. */
+function withFaultDelay(executors: Domain['executors'], delayMs: number): Domain['executors'] {
+  if (delayMs === 0) return executors;
+  const delayed: Record<string, unknown> = {};
+  for (const [name, execute] of Object.entries(executors) as [string, (...args: unknown[]) => Promise<unknown>][]) {
+    delayed[name] = async (...args: unknown[]) => {
+      const result = await execute(...args);
+      await new Promise((wait) => setTimeout(wait, delayMs));
+      return result;
+    };
+  }
+  return delayed as Domain['executors'];
+}
+
 /** How long a stopping worker lets its running job finish before closing anyway. */
 const STOP_BOUND_MS = 10_000;
 
@@ -31,7 +46,7 @@ export async function startWorkers({ config, logger, infrastructure }: { config:
   const domain = await composeDomain({ config, logger, mongo: infrastructure.mongo, redis: infrastructure.redis, publish });
   const runner = new ApprovalJobRunner({
     stores: domain.aiStores,
-    executors: domain.executors,
+    executors: withFaultDelay(domain.executors, config.FAULT_DELAY_AFTER_SKILL_MS),
     reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
   });
 

@@ -49,3 +49,16 @@ export const FIELD_TYPE_LABELS: Record<Field['type'], string> = {
   json: 'JSON',
   enum: 'Enum',
 };
+
+const MINUTE = 60_000;
+
+/** "just now", "5 min ago", "2 h ago", then the date: for when something was asked or decided. */
+export function formatRelative(iso: string, now: number = Date.now()): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  const elapsed = now - at;
+  if (elapsed < MINUTE) return 'just now';
+  if (elapsed < 60 * MINUTE) return `${Math.floor(elapsed / MINUTE)} min ago`;
+  if (elapsed < 24 * 60 * MINUTE) return `${Math.floor(elapsed / (60 * MINUTE))} h ago`;
+  return formatDateTime(iso);
+}
