@@ -3,8 +3,21 @@ import type { Logger } from './logger.js';
 
 const SHUTDOWN_BOUND_MS = 15_000;
 
+/** Commands a Redis client still held when it was closed: expected while shutting down or during an outage. */
+const REDIS_CLIENT_DROPPED = new Set(['DisconnectsClientError', 'ClientClosedError', 'ClientOfflineError']);
+
 export function stopOnSignals({ logger, stop }: { logger: Logger; stop: () => Promise<void> }): void {
   let stopping = false;
+  // A library promise nobody awaits (a Redis command flushed by a disconnect) must not take the process down.
+  process.on('unhandledRejection', (reason: unknown) => {
+    const name = (reason as { constructor?: { name?: string } })?.constructor?.name ?? '';
+    if (REDIS_CLIENT_DROPPED.has(name)) {
+      logger.warn({ reason: (reason as Error).message, error: name }, 'a Redis command was dropped');
+      return;
+    }
+    logger.fatal({ err: reason }, 'unhandled rejection');
+    process.exit(1);
+  });
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;

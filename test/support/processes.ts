@@ -4,7 +4,6 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 export interface StartedProcess {
   child: ChildProcess;
@@ -18,7 +17,9 @@ export interface StartedProcess {
 const running = new Set<StartedProcess>();
 
 export function startTs(entry: string, { env = {}, args = [] }: { env?: Record<string, string>; args?: string[] } = {}): StartedProcess {
-  const child = spawn(TSX, [join(ROOT, entry), ...args], {
+  // Node itself with tsx's loader, not the tsx CLI: the CLI runs the program in a child process, so a SIGKILL
+  // sent to it would leave the program running as an orphan (a crash test would kill nothing).
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry), ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -41,7 +41,11 @@ function withFaultDelay(executors: Domain['executors'], delayMs: number): Domain
 const STOP_BOUND_MS = 10_000;
 
 export async function startWorkers({ config, logger, infrastructure }: { config: Config; logger: Logger; infrastructure: Infrastructure }): Promise<RunningWorkers> {
-  const emitter = new Emitter(infrastructure.redis);
+  // Like the servers' adapter, the emitter keeps an offline queue: an event published during a Redis blip goes out once it is back.
+  const emitterClient = infrastructure.redis.duplicate({ disableOfflineQueue: false });
+  emitterClient.on('error', (error: Error) => logger.warn({ reason: error.message }, 'emitter redis connection error'));
+  await emitterClient.connect();
+  const emitter = new Emitter(emitterClient);
   const publish = (event: SiteEvent) => emitter.serverSideEmit(SITE_EVENT_CHANNEL, event);
   const domain = await composeDomain({ config, logger, mongo: infrastructure.mongo, redis: infrastructure.redis, publish });
   const runner = new ApprovalJobRunner({
@@ -77,6 +81,8 @@ export async function startWorkers({ config, logger, infrastructure }: { config:
       await Promise.race([worker.close(), new Promise((done) => setTimeout(done, STOP_BOUND_MS))]);
       await queue.close();
       connection.disconnect();
+      if (emitterClient.isReady) await emitterClient.quit().catch(() => emitterClient.destroy());
+      else emitterClient.destroy();
     },
   };
 }

@@ -6,6 +6,7 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   RateLimitedError,
+  UnavailableError,
   ValidationError,
 } from '@lumibase/shared';
 import type { NextFunction, Request, Response } from 'express';
@@ -21,6 +22,16 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INTERNAL: 500,
   UNAVAILABLE: 503,
 };
+
+/**
+ * Redis refusing a command while it is down (the client fails fast: its offline queue is off) is an
+ * outage, not a bug: 503, so sign-in and chat answer at once instead of hanging or failing with a 500.
+ */
+const REDIS_OUTAGE_ERRORS = new Set(['ClientOfflineError', 'ClientClosedError', 'ConnectionTimeoutError', 'SocketClosedUnexpectedlyError']);
+function fromOutage(error: unknown): DomainError | undefined {
+  const name = (error as { constructor?: { name?: string } })?.constructor?.name;
+  return name && REDIS_OUTAGE_ERRORS.has(name) ? new UnavailableError({ message: 'A backing service is unavailable; try again shortly' }) : undefined;
+}
 
 /** body-parser reports its own failures as errors with a `type`; they are the client's fault. */
 function fromBodyParser(error: unknown): DomainError | undefined {
@@ -45,7 +56,7 @@ export function toEnvelope(error: DomainError, requestId: string): ErrorEnvelope
 
 export function errorMiddleware(error: unknown, request: Request, response: Response, _next: NextFunction): void {
   const requestId = request.context?.requestId ?? 'unknown';
-  const domainError = error instanceof DomainError ? error : fromBodyParser(error);
+  const domainError = error instanceof DomainError ? error : (fromBodyParser(error) ?? fromOutage(error));
   if (domainError) {
     if (domainError instanceof RateLimitedError && domainError.retryAfterSeconds !== undefined) {
       response.setHeader('Retry-After', String(domainError.retryAfterSeconds));

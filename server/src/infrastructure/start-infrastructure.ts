@@ -35,7 +35,8 @@ export async function startInfrastructure(
   const resolvedMongo = await resolveMongo({ uri: config.MONGODB_URI, dataDir: config.DATA_DIR, logger });
 
   const mongo = await mongoose.createConnection(resolvedMongo.uri, { dbName: config.MONGODB_DB, serverSelectionTimeoutMS: 5000 }).asPromise();
-  const redis: RedisClientType = createClient({ url: resolvedRedis.url });
+  // Commands fail fast while Redis is down (the routes answer 503) instead of waiting in an offline queue.
+  const redis: RedisClientType = createClient({ url: resolvedRedis.url, disableOfflineQueue: true });
   // node-redis reconnects by itself; without a listener an 'error' event would crash the process.
   redis.on('error', (error: Error) => logger.warn({ reason: error.message }, 'redis client error'));
   await redis.connect();

@@ -51,6 +51,12 @@ export function createSkillExecutionQueue({ redisUrl, prefix, logger }: { redisU
       return (await queue.getJob(skillExecutionJobId(job))) ?? undefined;
     },
     async close() {
+      // Closing politely needs Redis; while it is down, drop the connections instead of waiting for it.
+      if (connection.status !== 'ready') {
+        connection.disconnect();
+        await Promise.race([Promise.all([events?.close(), queue.close()]), new Promise((done) => setTimeout(done, 1000))]);
+        return;
+      }
       await events?.close();
       await queue.close();
       connection.disconnect();

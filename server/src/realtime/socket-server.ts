@@ -57,11 +57,17 @@ function handshakeError(error: unknown): Error {
 export async function createSocketServer({ httpServer, logger, authenticate, eventLog, redis }: SocketServerOptions) {
   const io: LumiSocketServer = new Server(httpServer, { path: '/socket.io', serveClient: false });
   let subscriber: RedisClientType | undefined;
+  let publisher: RedisClientType | undefined;
   if (redis) {
-    subscriber = redis.duplicate();
-    subscriber.on('error', (error: Error) => logger.warn({ reason: error.message }, 'socket.io redis subscriber error'));
-    await subscriber.connect();
-    io.adapter(createAdapter(redis, subscriber));
+    // The adapter's own connections keep an offline queue: a broadcast during a Redis blip is sent once
+    // it is back, rather than failing inside the adapter where nothing could catch it.
+    publisher = redis.duplicate({ disableOfflineQueue: false });
+    subscriber = redis.duplicate({ disableOfflineQueue: false });
+    for (const [client, role] of [[publisher, 'publisher'], [subscriber, 'subscriber']] as const) {
+      client.on('error', (error: Error) => logger.warn({ reason: error.message }, `socket.io redis ${role} error`));
+      await client.connect();
+    }
+    io.adapter(createAdapter(publisher, subscriber));
   }
   const streams = new SiteStreams();
 
@@ -120,7 +126,10 @@ export async function createSocketServer({ httpServer, logger, authenticate, eve
     },
     async close(): Promise<void> {
       await io.close();
-      await subscriber?.quit().catch(() => subscriber?.destroy());
+      for (const client of [subscriber, publisher]) {
+        if (client?.isReady) await client.quit().catch(() => client.destroy());
+        else client?.destroy();
+      }
     },
   };
 }
