@@ -51,7 +51,9 @@ export async function composeServer(infrastructure: ServerInfrastructure) {
   const { stores, services, hasher } = domain;
   await bootstrapSuperadmin({ users: stores.users, hasher, email: config.LUMIBASE_ADMIN_EMAIL, password: config.LUMIBASE_ADMIN_PASSWORD });
 
-  const queue: SkillExecutionQueue | undefined = redisUrl ? createSkillExecutionQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger }) : undefined;
+  const queue: SkillExecutionQueue | undefined = redisUrl
+    ? createSkillExecutionQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger })
+    : undefined;
   const approvalExecutor = queue
     ? new QueuedApprovalExecutor({ queue, stores: domain.aiStores, waitMs: config.DECIDE_WAIT_MS, logger })
     : undefined;

@@ -160,9 +160,24 @@ export const SETTINGS = {
     default: '4',
     description: 'Jobs one worker process runs at once',
   },
-  JOB_LOCK_MS: { schema: z.coerce.number().int().min(1000).max(600_000).default(30_000), accepts: 'milliseconds from 1000 to 600000', default: '30000', description: 'How long a worker holds a job before another may take it over (after a crash)' },
-  RECONCILE_INTERVAL_MS: { schema: z.coerce.number().int().min(1000).max(3_600_000).default(30_000), accepts: 'milliseconds from 1000 to 3600000', default: '30000', description: 'How often workers relay leftover events and requeue stuck approvals' },
-  FAULT_DELAY_AFTER_SKILL_MS: { schema: z.coerce.number().int().min(0).max(600_000).default(0), accepts: 'milliseconds from 0 to 600000', default: '0', description: 'Fault injection for crash tests: a worker waits this long after a skill took effect, before settling its approval' },
+  JOB_LOCK_MS: {
+    schema: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+    accepts: 'milliseconds from 1000 to 600000',
+    default: '30000',
+    description: 'How long a worker holds a job before another may take it over (after a crash)',
+  },
+  RECONCILE_INTERVAL_MS: {
+    schema: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+    accepts: 'milliseconds from 1000 to 3600000',
+    default: '30000',
+    description: 'How often workers relay leftover events and requeue stuck approvals',
+  },
+  FAULT_DELAY_AFTER_SKILL_MS: {
+    schema: z.coerce.number().int().min(0).max(600_000).default(0),
+    accepts: 'milliseconds from 0 to 600000',
+    default: '0',
+    description: 'Fault injection for crash tests: a worker waits this long after a skill took effect, before settling its approval',
+  },
   LOG_LEVEL: {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     accepts: 'one of fatal, error, warn, info, debug, trace, silent',

@@ -23,7 +23,12 @@ describe('start-up', () => {
   it('runs all-in-one on PORT with embedded MongoDB, answers /healthz and /readyz, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
     const started = startTs('workers/src/all-in-one.ts', {
-      env: { PORT: String(port), DATA_DIR: join(dataDir, 'all-in-one'), LUMIBASE_DEMO: 'false', REDIS_URL: process.env.LUMIBASE_TEST_REDIS_URL ?? '' },
+      env: {
+        PORT: String(port),
+        DATA_DIR: join(dataDir, 'all-in-one'),
+        LUMIBASE_DEMO: 'false',
+        REDIS_URL: process.env.LUMIBASE_TEST_REDIS_URL ?? '',
+      },
     });
     await started.waitForLine(/LumiBase server listening/);
     const health = await waitForHttp(`http://127.0.0.1:${port}/healthz`);
@@ -35,7 +40,12 @@ describe('start-up', () => {
   });
 
   it('answers /readyz 503 (and /healthz 200) while Redis is down', async () => {
-    const redis = await resolveRedis({ url: undefined, dataDir: join(dataDir, 'redis-owned'), logger: createLogger({ level: 'silent' }), localPort: 1 });
+    const redis = await resolveRedis({
+      url: undefined,
+      dataDir: join(dataDir, 'redis-owned'),
+      logger: createLogger({ level: 'silent' }),
+      localPort: 1,
+    });
     const port = await freePort();
     const started = startTs('server/src/main.ts', { env: { PORT: String(port), DATA_DIR: join(dataDir, 'server'), REDIS_URL: redis.url } });
     await waitForHttp(`http://127.0.0.1:${port}/readyz`);

@@ -26,7 +26,9 @@ describe('site event seqs', () => {
     await editor.expect(201, 'POST', '/collections', { siteId, body: { name: 'notes', fields: [{ name: 'n', type: 'integer' }] } });
     const created = await Promise.all(
       Array.from({ length: 199 }, (_, index) =>
-        editor.via(servers[index % servers.length]!).expect<{ id: string }>(201, 'POST', '/items/notes', { siteId, body: { data: { n: index } } }),
+        editor
+          .via(servers[index % servers.length]!)
+          .expect<{ id: string }>(201, 'POST', '/items/notes', { siteId, body: { data: { n: index } } }),
       ),
     );
 

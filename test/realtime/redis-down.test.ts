@@ -114,7 +114,11 @@ describe('deciding an approval', () => {
 
       // Sign-in and the Copilot need Redis (rate limits): they answer 503 at once instead of hanging.
       const signIn = await Promise.race([
-        fetch(`${server}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'x@y.test', password: 'whatever-1' }) }),
+        fetch(`${server}/api/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'x@y.test', password: 'whatever-1' }),
+        }),
         new Promise<never>((_, fail) => setTimeout(() => fail(new Error('sign-in did not answer within 5 s')), 5000)),
       ]);
       expect(signIn.status).toBe(503);

@@ -46,7 +46,10 @@ describe('reconnecting with lastSeq', () => {
     const approved = await admin.chat(siteId, 'add field body to posts as text');
     await admin.expect(200, 'POST', `/ai/approvals/${approved.approvalId}/decide`, { siteId, body: { decision: 'approved' } });
     const rejected = await admin.chat(siteId, 'delete collection posts');
-    await admin.expect(200, 'POST', `/ai/approvals/${rejected.approvalId}/decide`, { siteId, body: { decision: 'rejected', reason: 'not today' } });
+    await admin.expect(200, 'POST', `/ai/approvals/${rejected.approvalId}/decide`, {
+      siteId,
+      body: { decision: 'rejected', reason: 'not today' },
+    });
     await admin.expect(200, 'PATCH', `/items/posts/${item.id}`, { siteId, body: { data: { title: 'changed while away' } } });
     await admin.expect(204, 'DELETE', `/items/posts/${item.id}`, { siteId });
     const { meta: after } = (await admin.request('GET', '/ai/approvals', { siteId })).body as { meta: { seq: number } };
@@ -54,7 +57,11 @@ describe('reconnecting with lastSeq', () => {
     const back = watch({ token: admin.token, siteId, lastSeq });
     await connected(back);
     await back.waitFor((event) => event.payload.seq === after.seq);
-    const replayed = back.events.map((event) => [event.payload.seq, event.name, event.payload.approval?.status ?? `${event.payload.kind}:${event.payload.action}`]);
+    const replayed = back.events.map((event) => [
+      event.payload.seq,
+      event.name,
+      event.payload.approval?.status ?? `${event.payload.kind}:${event.payload.action}`,
+    ]);
     expect(replayed).toEqual([
       [lastSeq + 1, 'approval-created', 'pending'],
       [lastSeq + 2, 'approval-decided', 'executing'],

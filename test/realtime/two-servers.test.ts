@@ -39,7 +39,9 @@ async function watch(url: string, client: ApiClient, siteId: string, lastSeq?: n
 }
 
 const approvalEvent = (approvalId: string, status?: string) => (event: RecordedEvent) =>
-  event.name.startsWith('approval-') && event.payload.approval.id === approvalId && (status === undefined || event.payload.approval.status === status);
+  event.name.startsWith('approval-') &&
+  event.payload.approval.id === approvalId &&
+  (status === undefined || event.payload.approval.status === status);
 
 describe('with two API servers and one worker', () => {
   it("pushes an approval requested through server B to an approver on server A, then the worker's decided events; another site sees nothing", async () => {
@@ -55,12 +57,16 @@ describe('with two API servers and one worker', () => {
     expect(created.name).toBe('approval-created');
     expect(created.payload.approval).toMatchObject({ skillName: 'deleteCollection', arguments: { name: 'news' }, siteId });
 
-    const decided = await approver.via(serverB).expect(200, 'POST', `/ai/approvals/${reply.approvalId}/decide`, { siteId, body: { decision: 'approved' } });
+    const decided = await approver
+      .via(serverB)
+      .expect(200, 'POST', `/ai/approvals/${reply.approvalId}/decide`, { siteId, body: { decision: 'approved' } });
     expect(decided, JSON.stringify(decided)).toMatchObject({ status: 'approved' });
     await onA.waitFor(approvalEvent(reply.approvalId, 'approved'));
     const statuses = onA.events.filter(approvalEvent(reply.approvalId)).map((event) => `${event.name}:${event.payload.approval.status}`);
     expect(statuses).toEqual(['approval-created:pending', 'approval-decided:executing', 'approval-decided:approved']);
-    await onA.waitFor((event) => event.name === 'content-changed' && event.payload.kind === 'collection' && event.payload.action === 'deleted');
+    await onA.waitFor(
+      (event) => event.name === 'content-changed' && event.payload.kind === 'collection' && event.payload.action === 'deleted',
+    );
 
     const seqs = onA.events.map((event) => event.payload.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
@@ -74,7 +80,9 @@ describe('with two API servers and one worker', () => {
     const { approvalId } = await admin.chat(siteId, 'delete collection once');
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, index) =>
-        approver.via(index % 2 === 0 ? serverA : serverB).request('POST', `/ai/approvals/${approvalId}/decide`, { siteId, body: { decision: 'approved' } }),
+        approver
+          .via(index % 2 === 0 ? serverA : serverB)
+          .request('POST', `/ai/approvals/${approvalId}/decide`, { siteId, body: { decision: 'approved' } }),
       ),
     );
     const statuses = responses.map((response) => response.status).sort();
@@ -85,7 +93,9 @@ describe('with two API servers and one worker', () => {
     const audit = await approver.expect<Array<{ action: string; approvalId?: string }>>(200, 'GET', '/ai/audit?limit=100', { siteId });
     expect(audit.filter((entry) => entry.approvalId === approvalId && entry.action === 'approved')).toHaveLength(1);
     const queue = new Queue(SKILL_EXECUTION_QUEUE, { connection: { url: cluster.redisUrl } as never, prefix: cluster.prefix });
-    const jobs = (await queue.getJobs(['completed', 'failed', 'active', 'waiting', 'delayed'])).filter((job) => job.data.approvalId === approvalId);
+    const jobs = (await queue.getJobs(['completed', 'failed', 'active', 'waiting', 'delayed'])).filter(
+      (job) => job.data.approvalId === approvalId,
+    );
     await queue.close();
     expect(jobs.map((job) => job.id)).toEqual([`${approvalId}-1`]);
   });
@@ -107,7 +117,9 @@ describe('with two API servers and one worker', () => {
     }
     latencies.sort((a, b) => a - b);
     const median = latencies[50]!;
-    console.log(`decide → approval-decided(approved) at a client over 100 approvals: median ${median.toFixed(1)} ms, p90 ${latencies[90]!.toFixed(1)} ms, max ${latencies[99]!.toFixed(1)} ms`);
+    console.log(
+      `decide → approval-decided(approved) at a client over 100 approvals: median ${median.toFixed(1)} ms, p90 ${latencies[90]!.toFixed(1)} ms, max ${latencies[99]!.toFixed(1)} ms`,
+    );
     const collections = await admin.expect<Array<{ name: string }>>(200, 'GET', '/collections?limit=100', { siteId });
     expect(collections.filter((collection) => /^c\d+$/.test(collection.name))).toHaveLength(100);
   });

@@ -7,7 +7,10 @@ import { parse } from 'yaml';
 
 const root = join(import.meta.dirname, '../..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
-  services: Record<string, { build?: unknown; command?: string[]; environment?: Record<string, string>; image?: string; healthcheck?: unknown }>;
+  services: Record<
+    string,
+    { build?: unknown; command?: string[]; environment?: Record<string, string>; image?: string; healthcheck?: unknown }
+  >;
 };
 const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const appServices = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);

@@ -27,11 +27,19 @@ export class ApiClient {
     return new ApiClient(baseUrl, this.token);
   }
 
-  async request<T = any>(method: string, path: string, { body, siteId }: { body?: unknown; siteId?: string } = {}): Promise<ApiResponse<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    { body, siteId }: { body?: unknown; siteId?: string } = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (siteId) headers['x-site-id'] = siteId;
-    const response = await fetch(`${this.baseUrl}/api/v1${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const response = await fetch(`${this.baseUrl}/api/v1${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
     const text = await response.text();
     return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
   }
@@ -39,7 +47,8 @@ export class ApiClient {
   /** Like `request`, but any status other than `expected` throws with the body. */
   async expect<T = any>(expected: number, method: string, path: string, options: { body?: unknown; siteId?: string } = {}): Promise<T> {
     const response = await this.request<{ data: T }>(method, path, options);
-    if (response.status !== expected) throw new Error(`${method} ${path}: expected ${expected}, got ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status !== expected)
+      throw new Error(`${method} ${path}: expected ${expected}, got ${response.status} ${JSON.stringify(response.body)}`);
     return response.body?.data as T;
   }
 

@@ -70,7 +70,10 @@ export class Cluster {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.servers.map(({ process }) => process.stop('SIGKILL')), ...this.workers.map((worker) => worker.stop('SIGKILL'))]);
+    await Promise.all([
+      ...this.servers.map(({ process }) => process.stop('SIGKILL')),
+      ...this.workers.map((worker) => worker.stop('SIGKILL')),
+    ]);
     await this.mongo?.stop('SIGTERM');
   }
 }

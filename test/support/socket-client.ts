@@ -19,7 +19,13 @@ export interface TestSocket {
 const EVENT_NAMES = ['approval-created', 'approval-decided', 'content-changed', 'resync-required'] as const;
 
 export function connectSocket(baseUrl: string, auth: { token?: string; siteId?: string; lastSeq?: number }): TestSocket {
-  const socket: Socket<ServerToClientEvents> = io(baseUrl, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false, forceNew: true });
+  const socket: Socket<ServerToClientEvents> = io(baseUrl, {
+    path: '/socket.io',
+    auth,
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
   const events: RecordedEvent[] = [];
   const waiters = new Set<() => void>();
   for (const name of EVENT_NAMES) {
@@ -42,7 +48,11 @@ export function connectSocket(baseUrl: string, auth: { token?: string; siteId?: 
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(events.map((event) => [event.name, event.payload.seq]))}`));
+          reject(
+            new Error(
+              `no matching event within ${timeoutMs} ms; got ${JSON.stringify(events.map((event) => [event.name, event.payload.seq]))}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

@@ -1,7 +1,15 @@
 // Composition root of `npm start`: one process runs the server, the workers and the built Studio on one port,
 // with embedded MongoDB and Redis when they are not configured. It lives with the workers because they depend on
 // the server package, not the other way round.
-import { createLogger, exitWithStartupError, loadConfig, loadStudioHandler, startInfrastructure, startServer, stopOnSignals } from '@lumibase/server/core';
+import {
+  createLogger,
+  exitWithStartupError,
+  loadConfig,
+  loadStudioHandler,
+  startInfrastructure,
+  startServer,
+  stopOnSignals,
+} from '@lumibase/server/core';
 import { startWorkers } from './start-workers.js';
 
 async function main(): Promise<void> {

@@ -22,7 +22,10 @@ export function createSkillExecutionProcessor({ runner, logger }: { runner: Appr
     const lastTry = job.attemptsMade + 1 >= attemptsAllowed;
     logger.info({ jobId: job.id, approvalId: parsed.data.approvalId, try: job.attemptsMade + 1 }, 'skill-execution job started');
     const outcome = await runner.run(parsed.data, { settleTransient: lastTry });
-    logger.info({ jobId: job.id, approvalId: parsed.data.approvalId, siteId: parsed.data.siteId, outcome, try: job.attemptsMade + 1 }, 'skill-execution job done');
+    logger.info(
+      { jobId: job.id, approvalId: parsed.data.approvalId, siteId: parsed.data.siteId, outcome, try: job.attemptsMade + 1 },
+      'skill-execution job done',
+    );
     if (outcome === 'pending') {
       // Settled as failed (lastError recorded): retrying cannot fix it, so no further tries.
       throw new UnrecoverableError('the skill failed; the approval is pending again with lastError');

@@ -40,7 +40,15 @@ function withFaultDelay(executors: Domain['executors'], delayMs: number): Domain
 /** How long a stopping worker lets its running job finish before closing anyway. */
 const STOP_BOUND_MS = 10_000;
 
-export async function startWorkers({ config, logger, infrastructure }: { config: Config; logger: Logger; infrastructure: Infrastructure }): Promise<RunningWorkers> {
+export async function startWorkers({
+  config,
+  logger,
+  infrastructure,
+}: {
+  config: Config;
+  logger: Logger;
+  infrastructure: Infrastructure;
+}): Promise<RunningWorkers> {
   // Like the servers' adapter, the emitter keeps an offline queue: an event published during a Redis blip goes out once it is back.
   const emitterClient = infrastructure.redis.duplicate({ disableOfflineQueue: false });
   emitterClient.on('error', (error: Error) => logger.warn({ reason: error.message }, 'emitter redis connection error'));
@@ -65,7 +73,9 @@ export async function startWorkers({ config, logger, infrastructure }: { config:
     stalledInterval: config.JOB_LOCK_MS,
   });
   worker.on('error', (error: Error) => logger.warn({ reason: error.message }, 'worker error'));
-  worker.on('failed', (job, error) => logger.warn({ jobId: job?.id, reason: error.message, attemptsMade: job?.attemptsMade }, 'skill-execution job failed'));
+  worker.on('failed', (job, error) =>
+    logger.warn({ jobId: job?.id, reason: error.message, attemptsMade: job?.attemptsMade }, 'skill-execution job failed'),
+  );
 
   const queue = createSkillExecutionQueue({ redisUrl: infrastructure.redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const reconciler = new Reconciler({ relay: domain.relay, approvals: domain.aiStores.models.approvals, queue, logger });

@@ -314,7 +314,10 @@ describe('GET /ai/approvals', () => {
     const ids = approvals.map((approval: ApprovalJson) => approval.id);
     expect(ids.indexOf(newer)).toBeLessThan(ids.indexOf(older));
     expect(ids).not.toContain(otherSiteApprovalId);
-    expect(response.body.meta).toEqual({ total: approvals.length, seq: await server.composed.domain.eventLog.forSite(siteId).currentSeq() });
+    expect(response.body.meta).toEqual({
+      total: approvals.length,
+      seq: await server.composed.domain.eventLog.forSite(siteId).currentSeq(),
+    });
     expect(response.body.meta.seq).toBeGreaterThanOrEqual(2);
     expect(approvals[0].createdAt).toMatch(ISO);
     expect(response.body.data[0]).not.toHaveProperty('_id');

@@ -167,7 +167,10 @@ describe('fields', () => {
     expect(patched.status).toBe(200);
     expect(patched.body.data).toEqual({ name: 'kind', type: 'enum', required: true, options: { values: ['a', 'b'] } });
     expect((await server.request('GET', '/collections/patchable', as(viewer))).body.data.fields).toEqual([patched.body.data]);
-    const optionsOnly = await server.request('PATCH', '/collections/patchable/fields/kind', { ...as(admin), body: { options: { values: ['b'] } } });
+    const optionsOnly = await server.request('PATCH', '/collections/patchable/fields/kind', {
+      ...as(admin),
+      body: { options: { values: ['b'] } },
+    });
     expect(optionsOnly.body.data).toEqual({ name: 'kind', type: 'enum', required: true, options: { values: ['b'] } });
   });
 

@@ -30,7 +30,9 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
 const REDIS_OUTAGE_ERRORS = new Set(['ClientOfflineError', 'ClientClosedError', 'ConnectionTimeoutError', 'SocketClosedUnexpectedlyError']);
 function fromOutage(error: unknown): DomainError | undefined {
   const name = (error as { constructor?: { name?: string } })?.constructor?.name;
-  return name && REDIS_OUTAGE_ERRORS.has(name) ? new UnavailableError({ message: 'A backing service is unavailable; try again shortly' }) : undefined;
+  return name && REDIS_OUTAGE_ERRORS.has(name)
+    ? new UnavailableError({ message: 'A backing service is unavailable; try again shortly' })
+    : undefined;
 }
 
 /** body-parser reports its own failures as errors with a `type`; they are the client's fault. */

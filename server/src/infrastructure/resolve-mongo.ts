@@ -9,7 +9,15 @@ export interface ResolvedMongo {
   stop(): Promise<void>;
 }
 
-export async function resolveMongo({ uri, dataDir, logger }: { uri: string | undefined; dataDir: string; logger: Logger }): Promise<ResolvedMongo> {
+export async function resolveMongo({
+  uri,
+  dataDir,
+  logger,
+}: {
+  uri: string | undefined;
+  dataDir: string;
+  logger: Logger;
+}): Promise<ResolvedMongo> {
   if (uri) return { uri, source: 'configured', stop: async () => {} };
   const dbPath = resolve(dataDir, 'mongo');
   const embedded = await startEmbeddedMongo({ dbPath, logger: logger.child({ component: 'embedded-mongo' }) });

@@ -52,7 +52,20 @@ async function spawnRedis(dataDir: string, logger: Logger): Promise<ResolvedRedi
   const dir = resolve(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--save', ''];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--maxmemory-policy',
+    'noeviction',
+    '--save',
+    '',
+  ];
   const child: ChildProcess = spawn('redis-server', args, { stdio: 'ignore' });
   const spawnError = await new Promise<Error | undefined>((done) => {
     child.once('error', done);

@@ -34,7 +34,9 @@ export async function startInfrastructure(
   const resolvedRedis = await resolveRedis({ url: config.REDIS_URL, dataDir: config.DATA_DIR, logger });
   const resolvedMongo = await resolveMongo({ uri: config.MONGODB_URI, dataDir: config.DATA_DIR, logger });
 
-  const mongo = await mongoose.createConnection(resolvedMongo.uri, { dbName: config.MONGODB_DB, serverSelectionTimeoutMS: 5000 }).asPromise();
+  const mongo = await mongoose
+    .createConnection(resolvedMongo.uri, { dbName: config.MONGODB_DB, serverSelectionTimeoutMS: 5000 })
+    .asPromise();
   // Commands fail fast while Redis is down (the routes answer 503) instead of waiting in an offline queue.
   const redis: RedisClientType = createClient({ url: resolvedRedis.url, disableOfflineQueue: true });
   // node-redis reconnects by itself; without a listener an 'error' event would crash the process.

@@ -25,7 +25,10 @@ export class QueuedApprovalExecutor implements ApprovalExecutor {
       queued = await queue.add(job);
     } catch (error) {
       // Nothing ran: the decision is undone so that deciding again, once Redis is back, works.
-      logger.warn({ reason: (error as Error).message, approvalId: approval.id, siteId: approval.siteId }, 'could not queue an approved skill');
+      logger.warn(
+        { reason: (error as Error).message, approvalId: approval.id, siteId: approval.siteId },
+        'could not queue an approved skill',
+      );
       await approvals.transition(approval.id, {
         from: 'executing',
         to: 'pending',

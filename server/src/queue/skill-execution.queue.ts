@@ -21,7 +21,15 @@ export interface SkillExecutionQueue {
   close(): Promise<void>;
 }
 
-export function createSkillExecutionQueue({ redisUrl, prefix, logger }: { redisUrl: string; prefix: string; logger: Logger }): SkillExecutionQueue {
+export function createSkillExecutionQueue({
+  redisUrl,
+  prefix,
+  logger,
+}: {
+  redisUrl: string;
+  prefix: string;
+  logger: Logger;
+}): SkillExecutionQueue {
   // A producer must fail fast while Redis is down (decide answers 503) instead of queueing commands offline.
   const connection = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   connection.on('error', (error: Error) => logger.warn({ reason: error.message }, 'queue redis connection error'));

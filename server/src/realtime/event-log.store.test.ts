@@ -12,7 +12,10 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 const newSite = () => new Types.ObjectId().toString();
-const itemCreated = (id: string) => ({ name: 'content-changed' as const, body: { kind: 'item' as const, action: 'created' as const, collection: 'posts', id } });
+const itemCreated = (id: string) => ({
+  name: 'content-changed' as const,
+  body: { kind: 'item' as const, action: 'created' as const, collection: 'posts', id },
+});
 
 describe('EventLogStore', () => {
   it('numbers a site’s first event 1 and each next one +1', async () => {
@@ -28,10 +31,15 @@ describe('EventLogStore', () => {
     const siteId = newSite();
     // Three connections with their own append queues contend as three processes would.
     const logs = await Promise.all(
-      Array.from({ length: 3 }, async () => new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues())),
+      Array.from(
+        { length: 3 },
+        async () => new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues()),
+      ),
     );
     const appended = await Promise.all(
-      Array.from({ length: 200 }, (_, index) => logs[index % logs.length]!.append({ eventId: `e${index}`, event: itemCreated(String(index)) })),
+      Array.from({ length: 200 }, (_, index) =>
+        logs[index % logs.length]!.append({ eventId: `e${index}`, event: itemCreated(String(index)) }),
+      ),
     );
     const seqs = appended.map((event) => event.payload.seq).sort((a, b) => a - b);
     expect(seqs).toEqual(Array.from({ length: 200 }, (_, index) => index + 1));
@@ -64,6 +72,6 @@ describe('EventLogStore', () => {
     const appended = await log.append({ eventId: 'weird', event: { name: 'approval-created', body: { approval } } as never });
     const [stored] = await log.listAfter(0);
     expect(stored).toEqual(appended);
-    expect((stored?.payload as unknown as { approval: unknown }).approval).toEqual(approval);
+    expect((stored!.payload as unknown as { approval: unknown }).approval).toEqual(approval);
   });
 });

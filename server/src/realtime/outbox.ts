@@ -70,9 +70,14 @@ export class OutboxRelay {
     const key = `${model.collection.name}:${String(id)}`;
     // One relay per document at a time in this process: they would only race each other.
     const previous = this.inFlight.get(key) ?? Promise.resolve();
-    const next = previous.then(() => this.relayNow(model, id)).catch((error: unknown) => {
-      this.options.logger.warn({ err: error, collection: model.collection.name, id: String(id) }, 'event relay failed; the reconciler will retry');
-    });
+    const next = previous
+      .then(() => this.relayNow(model, id))
+      .catch((error: unknown) => {
+        this.options.logger.warn(
+          { err: error, collection: model.collection.name, id: String(id) },
+          'event relay failed; the reconciler will retry',
+        );
+      });
     this.inFlight.set(key, next);
     await next;
     if (this.inFlight.get(key) === next) this.inFlight.delete(key);
@@ -82,7 +87,9 @@ export class OutboxRelay {
   async relayAll(): Promise<number> {
     let visited = 0;
     for (const model of this.models) {
-      const owing = await model.find({ $or: [{ 'outbox.0': { $exists: true } }, { deletedAt: { $exists: true } }] }, { _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
+      const owing = await model
+        .find({ $or: [{ 'outbox.0': { $exists: true } }, { deletedAt: { $exists: true } }] }, { _id: 1 })
+        .lean<{ _id: Types.ObjectId }[]>();
       for (const { _id } of owing) {
         await this.relay(model, _id);
         visited++;
@@ -96,13 +103,20 @@ export class OutboxRelay {
     if (!document) return;
     const log = this.options.eventLog(document.siteId.toString());
     for (const entry of document.outbox ?? []) {
-      const event = await log.append({ eventId: entry.eventId, event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody });
+      const event = await log.append({
+        eventId: entry.eventId,
+        event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody,
+      });
       // Bookkeeping, not a change of the record: updatedAt stays as the change left it.
       await model.updateOne({ _id: document._id }, { $pull: { outbox: { eventId: entry.eventId } } }, { timestamps: false });
       this.publishTo(event);
     }
     if (document.deletedAt) {
-      await model.deleteOne({ _id: document._id, deletedAt: { $exists: true }, $or: [{ outbox: { $size: 0 } }, { outbox: { $exists: false } }] });
+      await model.deleteOne({
+        _id: document._id,
+        deletedAt: { $exists: true },
+        $or: [{ outbox: { $size: 0 } }, { outbox: { $exists: false } }],
+      });
     }
   }
 }

@@ -26,7 +26,10 @@ async function siteWithEvents(count: number) {
 }
 
 function append(log: EventLogStore, index: number) {
-  return log.append({ eventId: `event-${index}`, event: { name: 'content-changed', body: { kind: 'item', action: 'created', collection: 'posts', id: String(index) } } });
+  return log.append({
+    eventId: `event-${index}`,
+    event: { name: 'content-changed', body: { kind: 'item', action: 'created', collection: 'posts', id: String(index) } },
+  });
 }
 
 function recordingSink() {

@@ -63,7 +63,10 @@ export async function createSocketServer({ httpServer, logger, authenticate, eve
     // it is back, rather than failing inside the adapter where nothing could catch it.
     publisher = redis.duplicate({ disableOfflineQueue: false });
     subscriber = redis.duplicate({ disableOfflineQueue: false });
-    for (const [client, role] of [[publisher, 'publisher'], [subscriber, 'subscriber']] as const) {
+    for (const [client, role] of [
+      [publisher, 'publisher'],
+      [subscriber, 'subscriber'],
+    ] as const) {
       client.on('error', (error: Error) => logger.warn({ reason: error.message }, `socket.io redis ${role} error`));
       await client.connect();
     }
@@ -79,7 +82,11 @@ export async function createSocketServer({ httpServer, logger, authenticate, eve
     }
     try {
       const { token, siteId, lastSeq } = parsed.data;
-      const identity = await authenticate({ siteId, ...(token ? { token } : {}), ...(socket.handshake.headers.cookie ? { cookieHeader: socket.handshake.headers.cookie } : {}) });
+      const identity = await authenticate({
+        siteId,
+        ...(token ? { token } : {}),
+        ...(socket.handshake.headers.cookie ? { cookieHeader: socket.handshake.headers.cookie } : {}),
+      });
       socket.data.identity = identity;
       if (lastSeq !== undefined) socket.data.lastSeq = lastSeq;
       next();

@@ -64,7 +64,10 @@ export class FieldsService {
         throw new ConflictError({ message: `Field "${next.name}" already exists in collection "${collection}"` });
       }
       updated = next;
-      return { fields: current.fields.map((field) => (field.name === fieldName ? next : field)), change: { action: 'updated', field: next.name } };
+      return {
+        fields: current.fields.map((field) => (field.name === fieldName ? next : field)),
+        change: { action: 'updated', field: next.name },
+      };
     });
     const result = updated!;
     if (result.name !== fieldName) await site.items.renameField(record.id, fieldName, result.name);

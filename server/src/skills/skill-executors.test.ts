@@ -8,7 +8,7 @@ import { DomainEvents } from '../services/domain-events.js';
 import { FieldsService } from '../services/fields.service.js';
 import { ItemsService } from '../services/items.service.js';
 import { MembersService } from '../services/members.service.js';
-import { AiStores } from '../store/ai/ai-stores.js';
+import type { AiStores } from '../store/ai/ai-stores.js';
 import type { Stores } from '../store/stores.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { createTestStores } from '../testing/test-stores.js';

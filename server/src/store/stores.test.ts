@@ -98,9 +98,17 @@ describe('collections', () => {
   it('replace fields only at the expected revision', async () => {
     const site = stores.forSite(await newSiteId());
     const created = await site.collections.create({ name: 'cas', fields: [] });
-    const first = await site.collections.replaceFields('cas', created.revision, [{ name: 'a', type: 'string', required: false }], { action: 'created', field: 'a' });
+    const first = await site.collections.replaceFields('cas', created.revision, [{ name: 'a', type: 'string', required: false }], {
+      action: 'created',
+      field: 'a',
+    });
     expect(first?.revision).toBe(created.revision + 1);
-    expect(await site.collections.replaceFields('cas', created.revision, [{ name: 'b', type: 'string', required: false }], { action: 'created', field: 'b' })).toBeNull();
+    expect(
+      await site.collections.replaceFields('cas', created.revision, [{ name: 'b', type: 'string', required: false }], {
+        action: 'created',
+        field: 'b',
+      }),
+    ).toBeNull();
     expect((await site.collections.findByName('cas'))?.fields.map((field) => field.name)).toEqual(['a']);
   });
 

@@ -19,7 +19,11 @@ export interface TestStores {
 export async function createTestStores(connection: Connection): Promise<TestStores> {
   const eventLog = await createEventLog(connection);
   const published: SiteEvent[] = [];
-  const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish: (event) => published.push(event), logger: createLogger({ level: 'silent' }) });
+  const relay = new OutboxRelay({
+    eventLog: eventLog.forSite,
+    publish: (event) => published.push(event),
+    logger: createLogger({ level: 'silent' }),
+  });
   const aiStores = new AiStores(connection, relay);
   await aiStores.ensureIndexes();
   return { stores: await createStores(connection, { relay }), aiStores, relay, eventLog, published };
