@@ -72,6 +72,9 @@ export async function composeServer(infrastructure: ServerInfrastructure) {
 
   let sockets: SocketServer | undefined;
   if (httpServer) {
+    // The app must be the server's request listener before socket.io attaches: socket.io then takes
+    // /socket.io/ requests and hands every other one to the app (otherwise both would answer them).
+    httpServer.on('request', app);
     sockets = await createSocketServer({
       httpServer,
       logger,

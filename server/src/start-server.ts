@@ -37,7 +37,6 @@ export async function startServer({
     httpServer,
     ...(studio ? { studio } : {}),
   });
-  httpServer.on('request', composed.app);
   await new Promise<void>((listening, fail) => {
     httpServer.once('error', fail);
     httpServer.listen(config.PORT, config.HOST, () => listening());

@@ -1,6 +1,5 @@
 /// <reference lib="dom" />
 // The Studio in Chromium, live: a second admin in another browser sees content change without reloading.
-// Needs the socket layer (issue 6); until the server answers socket.io's handshake, the test is skipped with a notice.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { stopAll } from '../support/processes.js';
@@ -8,28 +7,15 @@ import { StudioApi } from './support/api.js';
 import { ensureStudioBuild, openBrowser, type RunningStudio, screenshot, signIn, startStudio } from './support/studio.js';
 
 let studio: RunningStudio;
-let socketLayer = false;
 const closers: (() => Promise<void>)[] = [];
 
-/** True when the server answers an engine.io handshake at /socket.io (the open packet starts with `0{`). */
-async function hasSocketLayer(baseUrl: string): Promise<boolean> {
-  const response = await fetch(`${baseUrl}/socket.io/?EIO=4&transport=polling`);
-  return response.ok && (await response.text()).startsWith('0{');
-}
-
-beforeAll(async () => {
-  ensureStudioBuild();
-  const probe = await startStudio('live-probe');
-  socketLayer = await hasSocketLayer(probe.baseUrl);
-  await probe.stop();
-  if (!socketLayer) console.warn('studio-live: the server has no socket.io endpoint yet (issue 6); the live test is skipped');
-});
+beforeAll(() => ensureStudioBuild());
 beforeEach(async () => {
-  if (socketLayer) studio = await startStudio('live');
+  studio = await startStudio('live');
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
-  if (socketLayer) await studio.stop();
+  await studio.stop();
   await stopAll();
 });
 
@@ -41,8 +27,7 @@ async function browserAs(credentials: { email: string; password: string }): Prom
 }
 
 describe('Studio live updates', () => {
-  it('shows another admin the new item, the new field and the deleted collection without a reload', async ({ skip }) => {
-    if (!socketLayer) skip('awaits the socket layer (issue 6)');
+  it('shows another admin the new item, the new field and the deleted collection without a reload', async () => {
     const api = await StudioApi.signIn(studio.baseUrl, studio.admin);
     const site = await api.createSite('Live Site');
     const bea = { email: 'bea@studio.test', password: 'bea-password-1' };
@@ -52,7 +37,8 @@ describe('Studio live updates', () => {
     await api.createCollection(site.id, { name: 'drafts', fields: [] });
 
     const alice = await browserAs(studio.admin);
-    await alice.getByRole('button', { name: /Live Site/ }).click();
+    // The only site there is: the Studio opens it without asking.
+    await alice.waitForURL(/\/content$/);
     await alice.getByRole('link', { name: /posts/ }).click();
     await alice.getByText('No items yet').waitFor();
 
@@ -80,7 +66,7 @@ describe('Studio live updates', () => {
     await other.locator('tr[data-field="summary"]').waitFor({ timeout: 10_000 });
 
     // A collection deleted elsewhere disappears from Bea's list.
-    await other.getByRole('link', { name: 'Collections', exact: true }).click();
+    await other.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Collections', exact: true }).click();
     await other.locator('tr[data-collection="drafts"]').waitFor();
     await api.request('DELETE', '/collections/drafts', { siteId: site.id });
     await other.locator('tr[data-collection="drafts"]').waitFor({ state: 'detached', timeout: 10_000 });

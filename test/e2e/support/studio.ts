@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { freePort, ROOT, type StartedProcess, startTs, waitForHttp } from '../../support/processes.js';
 
 export const CHROMIUM = process.env.LUMIBASE_CHROMIUM ?? '/usr/bin/chromium';
@@ -104,6 +104,22 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   // Let entrance animations settle so the picture shows the resting state.
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A picture of one part of the page (a navigation section, a card), with `padding` px of its surroundings. */
+export async function screenshotOf(locator: Locator, name: string, { padding = 0 } = {}): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const page = locator.page();
+  await page.waitForTimeout(300);
+  const box = await locator.boundingBox();
+  if (!box) throw new Error(`screenshot ${name}: the element is not visible`);
+  const clip = {
+    x: Math.max(0, box.x - padding),
+    y: Math.max(0, box.y - padding),
+    width: box.width + 2 * padding,
+    height: box.height + 2 * padding,
+  };
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), clip });
 }
 
 /** Reads the text of a form input's error (its aria-describedby target ending in -error). */

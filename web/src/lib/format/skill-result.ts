@@ -32,14 +32,17 @@ function itemSummary(data: Loose): string {
   return first ? truncate(first as string, 60) : truncate(JSON.stringify(data), 60);
 }
 
+function collectionSummary(collection: Loose): { name: string; label: string | undefined; fields: string[] }[] {
+  if (!isString(collection.name)) return [];
+  return [
+    { name: collection.name, label: isString(collection.label) ? collection.label : undefined, fields: fieldNames(collection.fields) },
+  ];
+}
+
 export function describeResult(data: unknown): ResultView {
   if (isObject(data)) {
     if (Array.isArray(data.collections)) {
-      const collections = data.collections.filter(isObject).flatMap((collection) =>
-        isString(collection.name)
-          ? [{ name: collection.name, label: isString(collection.label) ? collection.label : undefined, fields: fieldNames(collection.fields) }]
-          : [],
-      );
+      const collections = data.collections.filter(isObject).flatMap(collectionSummary);
       return { kind: 'collections', collections };
     }
     if (isString(data.collection) && Array.isArray(data.items)) {
@@ -52,7 +55,10 @@ export function describeResult(data: unknown): ResultView {
     }
     if (data.available === false && isString(data.message)) return { kind: 'notice', text: data.message };
     if (data.deleted === true && isString(data.collection)) {
-      return { kind: 'notice', text: isString(data.id) ? `Deleted item ${data.id} from ${data.collection}.` : `Deleted ${data.collection}.` };
+      return {
+        kind: 'notice',
+        text: isString(data.id) ? `Deleted item ${data.id} from ${data.collection}.` : `Deleted ${data.collection}.`,
+      };
     }
   }
   return { kind: 'json', text: JSON.stringify(data, null, 2) ?? String(data) };

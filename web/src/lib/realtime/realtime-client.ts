@@ -18,8 +18,10 @@ export interface SocketLike {
 
 export type SocketFactory = (options: { auth: (reply: (handshake: Handshake) => void) => void }) => SocketLike;
 
+// WebSocket only, no HTTP long-polling: in scale mode each of N servers may take any request, and polling would
+// need sticky sessions to keep one socket's requests on one server. The upgrade request carries the session cookie.
 export const createBrowserSocket: SocketFactory = ({ auth }) =>
-  io({ path: '/socket.io', autoConnect: false, withCredentials: true, auth, reconnectionDelayMax: 10_000 });
+  io({ path: '/socket.io', transports: ['websocket'], autoConnect: false, withCredentials: true, auth, reconnectionDelayMax: 10_000 });
 
 export interface RealtimeClientOptions {
   siteId: string;

@@ -12,7 +12,9 @@ export interface ApprovalAlerts {
 /** `navigate` opens the link in the Studio (the router); by default the browser loads it. */
 export function browserNotifications({
   navigate = (href: string) => window.location.assign(href),
-}: { navigate?: (href: string) => void } = {}): ApprovalAlerts {
+}: {
+  navigate?: (href: string) => void;
+} = {}): ApprovalAlerts {
   const supported = () => typeof Notification !== 'undefined';
   return {
     permission: () => (supported() ? Notification.permission : 'unsupported'),

@@ -75,7 +75,10 @@ function explain(error: ApiError): { title: string; text: string } {
           : error.details.map((detail) => `${detail.path ? `${detail.path}: ` : ''}${detail.message}`).join(' ') || error.message,
       };
     case 'RATE_LIMITED':
-      return { title: 'Too many messages', text: 'You are sending messages faster than the Copilot allows. Wait a minute, then try again.' };
+      return {
+        title: 'Too many messages',
+        text: 'You are sending messages faster than the Copilot allows. Wait a minute, then try again.',
+      };
     case 'NETWORK':
       return { title: 'Not sent', text: "Can't reach the server, so your message was not sent. Check your connection and try again." };
     default:

@@ -1,6 +1,7 @@
 // The Studio's object graph for one tab (API client → session → site → live → content), shared through Svelte context.
 import { getContext, setContext } from 'svelte';
 import { type Api, createApi } from '../api/index.js';
+import { truncate } from '../format/values.js';
 import type { ApprovalCreatedEvent } from '../realtime/events.js';
 import type { SocketFactory } from '../realtime/realtime-client.js';
 import { type ApprovalAlerts, browserNotifications } from './approval-alerts.js';
@@ -20,6 +21,8 @@ export interface StudioOptions {
   notifications?: ApprovalAlerts;
 }
 
+const REQUEST_TOAST_MS = 10_000;
+
 export class Studio {
   readonly api: Api;
   readonly session: SessionState;
@@ -27,6 +30,8 @@ export class Studio {
   readonly live: LiveState;
   readonly toasts = new ToastState();
   readonly notifications: ApprovalAlerts;
+  /** The toast announcing each approval request, by approval id, to take it down once the request is decided. */
+  readonly #requestToasts = new Map<string, number>();
 
   constructor({ fetch, storage, createSocket, notifications }: StudioOptions = {}) {
     this.notifications = notifications ?? browserNotifications();
@@ -49,7 +54,15 @@ export class Studio {
       this.approvals?.handleCreated(event);
       this.#alertApprovers(event);
     });
-    this.live.on('approval-decided', (event) => this.approvals?.handleDecided(event));
+    this.live.on('approval-decided', (event) => {
+      this.approvals?.handleDecided(event);
+      // Once decided (here or elsewhere), the request's toast has nothing left to ask.
+      const toast = this.#requestToasts.get(event.approval.id);
+      if (toast !== undefined && event.approval.status !== 'pending') {
+        this.toasts.dismiss(toast);
+        this.#requestToasts.delete(event.approval.id);
+      }
+    });
     this.live.onResync(() => {
       this.content?.resync();
       void this.approvals?.resync();
@@ -90,14 +103,16 @@ export class Studio {
     if (!this.site.can('approvals:decide') || approval.requestedBy.id === this.session.user?.id) return;
     const href = `/settings/ai-approvals#approval-${approval.id}`;
     const title = `${approval.requestedBy.name || 'An admin'} asked to run ${approval.skillName}`;
-    this.toasts.show({
+    const toast = this.toasts.show({
       tone: 'info',
       title,
-      message: approval.context.message,
+      message: truncate(approval.context.message, 140),
       link: { href, label: 'Review request' },
-      timeoutMs: 10_000,
+      timeoutMs: REQUEST_TOAST_MS,
     });
-    this.notifications.show({ tag: approval.id, title, body: approval.context.message, href });
+    this.#requestToasts.set(approval.id, toast);
+    setTimeout(() => this.#requestToasts.delete(approval.id), REQUEST_TOAST_MS);
+    this.notifications.show({ tag: approval.id, title, body: truncate(approval.context.message, 140), href });
   }
 
   // A primitive: a re-read site list with the same current site does not re-create (and reload) the content.

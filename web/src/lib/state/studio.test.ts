@@ -1,13 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeSocketFactory } from '../realtime/fake-socket.js';
+import { approvalFixture, pendingReply } from '../testing/fixtures.js';
+import type { ApprovalAlerts } from './approval-alerts.js';
 import { Studio } from './studio.svelte.js';
 
-const me = (siteNames: string[]) =>
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+
+const me = (siteNames: string[], capabilities: string[] = ['schema:read']) =>
   new Response(
     JSON.stringify({
       data: {
         user: { id: 'u1', email: 'ann@x.io', name: 'Ann', isSuperadmin: false },
-        sites: siteNames.map((name) => ({ id: name, name, role: 'admin', capabilities: ['schema:read'] })),
+        sites: siteNames.map((name) => ({ id: name, name, role: 'admin', capabilities })),
       },
     }),
     { status: 200 },
@@ -41,5 +45,74 @@ describe('Studio', () => {
     const handle = vi.spyOn(studio.content!, 'handle');
     sockets[0]!.serverEmit('content-changed', { seq: 1, siteId: 'a', kind: 'collection', action: 'created', collection: 'posts' });
     expect(handle).toHaveBeenCalledWith(expect.objectContaining({ kind: 'collection', collection: 'posts' }));
+  });
+
+  describe('approvals', () => {
+    function signedInStudio({ capabilities = ['approvals:decide'] } = {}) {
+      const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = String(input);
+        if (url.startsWith('/api/v1/ai/approvals')) return json({ data: [approvalFixture({ siteId: 'a' })], meta: { total: 3, seq: 20 } });
+        if (url === '/api/v1/ai/chat') return json({ data: pendingReply('ap-9') });
+        if (url === '/api/v1/auth/me') return me(['a'], capabilities);
+        throw new Error(`unexpected ${init?.method ?? 'GET'} ${url}`);
+      });
+      const { createSocket, sockets } = fakeSocketFactory();
+      const notifications: ApprovalAlerts = { permission: () => 'granted', request: async () => 'granted', show: vi.fn() };
+      return { studio: new Studio({ fetch, createSocket, notifications }), sockets, notifications, fetch };
+    }
+    const created = (seq: number, requestedBy = { id: 'u2', name: 'Bob' }) => ({
+      seq,
+      siteId: 'a',
+      approval: approvalFixture({ id: `ap-${seq}`, siteId: 'a', requestedBy }),
+    });
+
+    it("connects the socket at the seq of the pending list's read, and counts from its total", async () => {
+      const { studio, sockets } = signedInStudio();
+      await studio.session.restore();
+      await studio.live.connect('a');
+      expect(sockets[0]!.handshakes).toEqual([{ siteId: 'a', lastSeq: 20 }]);
+      expect(studio.approvals?.total).toBe(3);
+      sockets[0]!.serverEmit('approval-created', created(21));
+      expect(studio.approvals?.total).toBe(4);
+    });
+
+    it('tells approvers about requests from others with a toast linking to the card and a desktop notification', async () => {
+      const { studio, sockets, notifications } = signedInStudio();
+      await studio.session.restore();
+      await studio.live.connect('a');
+      sockets[0]!.serverEmit('approval-created', created(21));
+      expect(studio.toasts.list).toEqual([
+        expect.objectContaining({
+          title: 'Bob asked to run deleteCollection',
+          link: { href: '/settings/ai-approvals#approval-ap-21', label: 'Review request' },
+        }),
+      ]);
+      expect(notifications.show).toHaveBeenCalledWith(
+        expect.objectContaining({ tag: 'ap-21', href: '/settings/ai-approvals#approval-ap-21' }),
+      );
+      // Not for one's own request, and not for members who cannot decide.
+      sockets[0]!.serverEmit('approval-created', created(22, { id: 'u1', name: 'Ann' }));
+      expect(studio.toasts.list).toHaveLength(1);
+    });
+
+    it('does not alert members without approvals:decide', async () => {
+      const { studio, sockets, notifications } = signedInStudio({ capabilities: ['schema:read'] });
+      await studio.session.restore();
+      await studio.live.connect('a');
+      sockets[0]!.serverEmit('approval-created', created(21));
+      expect(studio.toasts.list).toEqual([]);
+      expect(notifications.show).not.toHaveBeenCalled();
+      expect(studio.approvals?.total).toBe(4);
+    });
+
+    it("follows the approvals the Copilot's replies created", async () => {
+      const { studio, sockets } = signedInStudio();
+      await studio.session.restore();
+      await studio.live.connect('a');
+      await studio.copilot?.send('delete collection posts');
+      const decided = approvalFixture({ id: 'ap-9', siteId: 'a', status: 'rejected', decidedBy: { id: 'u2', name: 'Bob' } });
+      sockets[0]!.serverEmit('approval-decided', { seq: 21, siteId: 'a', approval: decided });
+      expect(studio.approvals?.approval('ap-9')?.status).toBe('rejected');
+    });
   });
 });
