@@ -25,7 +25,15 @@ for (const phase of phases) {
   console.log(`\n==> vitest: ${phase.name} (${phase.projects.join(', ')})`);
   const run = spawnSync(
     'npx',
-    ['vitest', 'run', ...phase.projects.flatMap((project) => ['--project', project]), '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...extraArgs],
+    [
+      'vitest',
+      'run',
+      ...phase.projects.flatMap((project) => ['--project', project]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${resultsFile}`,
+      ...extraArgs,
+    ],
     { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR } },
   );
   if (run.status !== 0) allExitedCleanly = false;

@@ -24,7 +24,7 @@ export class ApprovalJobRunner {
   async run(job: SkillExecutionJob, { settleTransient }: { settleTransient: boolean }): Promise<JobOutcome> {
     const { approvals, audit } = this.options.stores.forSite(job.siteId);
     const approval = await approvals.get(job.approvalId);
-    if (!approval || approval.status !== 'executing' || approval.attempts !== job.attempt) return 'skipped';
+    if (approval?.status !== 'executing' || approval.attempts !== job.attempt) return 'skipped';
     const settled = await runApproval({
       approval,
       approvals,
