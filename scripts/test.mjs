@@ -16,6 +16,10 @@ const phases = [
   { name: 'cross-process', projects: ['test'] },
 ];
 
+// The Studio's tsconfig extends the one `svelte-kit sync` generates; a fresh clone has none yet.
+const sync = spawnSync('npx', ['svelte-kit', 'sync'], { cwd: join(process.cwd(), 'web'), stdio: 'inherit' });
+if (sync.status !== 0) console.error('svelte-kit sync failed; the web tests may not load');
+
 let passed = 0;
 let failed = 0;
 let allExitedCleanly = true;
