@@ -1,35 +1,23 @@
 /// <reference lib="dom" />
 // The Studio in Chromium: a collection created, fields added, an item created and edited through the generated forms,
 // validation errors shown next to their fields, and deletions behind a confirmation.
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { stopAll } from '../support/processes.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { StudioApi } from './support/api.js';
-import { ensureStudioBuild, inputError, openBrowser, type RunningStudio, screenshot, signIn, startStudio } from './support/studio.js';
+import { inputError, screenshot, studioPerTest } from './support/studio.js';
 import type { Page } from 'playwright-core';
 
-let studio: RunningStudio;
+const { studio, browserAs } = studioPerTest('content');
 let api: StudioApi;
 let siteId: string;
-const closers: (() => Promise<void>)[] = [];
-
-beforeAll(() => ensureStudioBuild());
 beforeEach(async () => {
-  studio = await startStudio('content');
-  api = await StudioApi.signIn(studio.baseUrl, studio.admin);
+  api = await StudioApi.signIn(studio().baseUrl, studio().admin);
   siteId = (await api.createSite('Content Site')).id;
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await studio.stop();
-  await stopAll();
 });
 
 async function signedInPage(options?: { width?: number }): Promise<Page> {
-  const opened = await openBrowser(options);
-  closers.push(opened.close);
-  await signIn(opened.page, studio.baseUrl, studio.admin);
-  await opened.page.waitForURL(/\/content$/);
-  return opened.page;
+  const page = await browserAs(studio().admin, options);
+  await page.waitForURL(/\/content$/);
+  return page;
 }
 
 async function addField(page: Page, field: { name: string; type: string; required?: boolean; enumValues?: string }) {

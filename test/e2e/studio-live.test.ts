@@ -1,34 +1,14 @@
 /// <reference lib="dom" />
 // The Studio in Chromium, live: a second admin in another browser sees content change without reloading.
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { stopAll } from '../support/processes.js';
+import { describe, expect, it } from 'vitest';
 import { StudioApi } from './support/api.js';
-import { ensureStudioBuild, openBrowser, type RunningStudio, screenshot, signIn, startStudio } from './support/studio.js';
+import { screenshot, studioPerTest } from './support/studio.js';
 
-let studio: RunningStudio;
-const closers: (() => Promise<void>)[] = [];
-
-beforeAll(() => ensureStudioBuild());
-beforeEach(async () => {
-  studio = await startStudio('live');
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await studio.stop();
-  await stopAll();
-});
-
-async function browserAs(credentials: { email: string; password: string }): Promise<Page> {
-  const opened = await openBrowser();
-  closers.push(opened.close);
-  await signIn(opened.page, studio.baseUrl, credentials);
-  return opened.page;
-}
+const { studio, browserAs } = studioPerTest('live');
 
 describe('Studio live updates', () => {
   it('shows another admin the new item, the new field and the deleted collection without a reload', async () => {
-    const api = await StudioApi.signIn(studio.baseUrl, studio.admin);
+    const api = await StudioApi.signIn(studio().baseUrl, studio().admin);
     const site = await api.createSite('Live Site');
     const bea = { email: 'bea@studio.test', password: 'bea-password-1' };
     const user = await api.createUser({ ...bea, name: 'Bea Admin' });
@@ -36,7 +16,7 @@ describe('Studio live updates', () => {
     await api.createCollection(site.id, { name: 'posts', fields: [{ name: 'title', type: 'string', required: true }] });
     await api.createCollection(site.id, { name: 'drafts', fields: [] });
 
-    const alice = await browserAs(studio.admin);
+    const alice = await browserAs(studio().admin);
     // The only site there is: the Studio opens it without asking.
     await alice.waitForURL(/\/content$/);
     await alice.getByRole('link', { name: /posts/ }).click();

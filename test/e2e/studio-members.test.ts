@@ -1,34 +1,14 @@
 // The Studio in Chromium, administration: a superadmin creates a site and a user; a site admin (users:write, not a
 // superadmin) adds that user as a member by email, changes the role and capabilities, and removes them.
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { stopAll } from '../support/processes.js';
+import { describe, expect, it } from 'vitest';
 import { StudioApi } from './support/api.js';
-import { ensureStudioBuild, inputError, openBrowser, type RunningStudio, screenshot, signIn, startStudio } from './support/studio.js';
+import { inputError, screenshot, studioPerTest } from './support/studio.js';
 
-let studio: RunningStudio;
-const closers: (() => Promise<void>)[] = [];
-
-beforeAll(() => ensureStudioBuild());
-beforeEach(async () => {
-  studio = await startStudio('members');
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await studio.stop();
-  await stopAll();
-});
-
-async function browserAs(credentials: { email: string; password: string }): Promise<Page> {
-  const opened = await openBrowser();
-  closers.push(opened.close);
-  await signIn(opened.page, studio.baseUrl, credentials);
-  return opened.page;
-}
+const { studio, browserAs } = studioPerTest('members');
 
 describe('Studio administration', () => {
   it('lets a superadmin create a site and a user from the Studio', async () => {
-    const page = await browserAs(studio.admin);
+    const page = await browserAs(studio().admin);
     await page.getByRole('link', { name: 'Sites' }).click();
     await page.getByText('No sites yet').waitFor();
     await page.getByRole('button', { name: 'Create site' }).click();
@@ -41,7 +21,7 @@ describe('Studio administration', () => {
     await screenshot(page, 'admin-sites');
 
     await page.getByRole('link', { name: 'Users' }).click();
-    await page.locator(`tr[data-user="${studio.admin.email}"]`).waitFor();
+    await page.locator(`tr[data-user="${studio().admin.email}"]`).waitFor();
     await page.getByLabel(/^Email/).fill('new.person@studio.test');
     await page.getByLabel(/^Name/).fill('New Person');
     await page.getByLabel(/^Initial password/).fill('short');
@@ -61,7 +41,7 @@ describe('Studio administration', () => {
   });
 
   it('lets a site admin add a member by email, change their role and capabilities, and remove them', async () => {
-    const api = await StudioApi.signIn(studio.baseUrl, studio.admin);
+    const api = await StudioApi.signIn(studio().baseUrl, studio().admin);
     const site = await api.createSite('Team Site');
     const carol = { email: 'carol@studio.test', password: 'carol-password-1' };
     const carolUser = await api.createUser({ ...carol, name: 'Carol Admin' });

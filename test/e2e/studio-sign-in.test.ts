@@ -1,40 +1,22 @@
 /// <reference lib="dom" />
 // The Studio in Chromium: sign-in failure and success, landing in a site, the choice surviving a reload, switching, sign-out.
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { stopAll } from '../support/processes.js';
+import { describe, expect, it } from 'vitest';
 import { StudioApi } from './support/api.js';
-import { ensureStudioBuild, openBrowser, type RunningStudio, screenshot, signIn, startStudio } from './support/studio.js';
+import { screenshot, signIn, studioPerTest } from './support/studio.js';
 
-let studio: RunningStudio;
-const closers: (() => Promise<void>)[] = [];
-
-beforeAll(() => ensureStudioBuild());
-beforeEach(async () => {
-  studio = await startStudio('sign-in');
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await studio.stop();
-  await stopAll();
-});
-
-async function browser() {
-  const opened = await openBrowser();
-  closers.push(opened.close);
-  return opened.page;
-}
+const { studio, browser } = studioPerTest('sign-in');
 
 describe('Studio sign-in', () => {
   it('says inline that a wrong password does not match, and stays on the sign-in page', async () => {
     const page = await browser();
-    await page.goto(`${studio.baseUrl}/content`);
+    await page.goto(`${studio().baseUrl}/content`);
     // A signed-out visit to a page goes to sign-in.
     await page.waitForURL(/\/sign-in/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     // The form starts on the email input, ready to type.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
     await screenshot(page, 'sign-in');
-    await page.getByLabel('Email').fill(studio.admin.email);
+    await page.getByLabel('Email').fill(studio().admin.email);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
@@ -47,18 +29,18 @@ describe('Studio sign-in', () => {
   });
 
   it('signs in, picks a site, keeps it across a reload, switches sites from the navigation, and signs out', async () => {
-    const api = await StudioApi.signIn(studio.baseUrl, studio.admin);
+    const api = await StudioApi.signIn(studio().baseUrl, studio().admin);
     await api.createSite('Alpha Journal');
     await api.createSite('Beta Shop');
     const page = await browser();
 
     // Keyboard only: the form starts on the email input; Tab moves on with a visible focus ring; Enter submits.
-    await page.goto(`${studio.baseUrl}/`);
+    await page.goto(`${studio().baseUrl}/`);
     await page.waitForURL(/\/sign-in/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    await page.keyboard.type(studio.admin.email);
+    await page.keyboard.type(studio().admin.email);
     await page.keyboard.press('Tab');
-    await page.keyboard.type(studio.admin.password);
+    await page.keyboard.type(studio().admin.password);
     await page.keyboard.press('Tab');
     await page.waitForTimeout(250); // the ring fades in (120 ms transition)
     const focused = await page.evaluate(() => {
@@ -92,17 +74,17 @@ describe('Studio sign-in', () => {
     await page.waitForURL(/\/sign-in/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     // The cookie no longer works: a protected page sends us back to sign-in.
-    await page.goto(`${studio.baseUrl}/content`);
+    await page.goto(`${studio().baseUrl}/content`);
     await page.waitForURL(/\/sign-in/);
   });
 
   it('lands a member of one site straight in that site', async () => {
-    const api = await StudioApi.signIn(studio.baseUrl, studio.admin);
+    const api = await StudioApi.signIn(studio().baseUrl, studio().admin);
     const site = await api.createSite('Solo Site');
     const user = await api.createUser({ email: 'eve@studio.test', name: 'Eve Editor', password: 'eve-password-1' });
     await api.addMember(site.id, user.id, 'editor');
     const page = await browser();
-    await signIn(page, studio.baseUrl, { email: 'eve@studio.test', password: 'eve-password-1' });
+    await signIn(page, studio().baseUrl, { email: 'eve@studio.test', password: 'eve-password-1' });
     await page.waitForURL(/\/content$/);
     await page.getByText('Solo Site · 0 collections').waitFor();
     // An editor may not change the schema: no "New collection" button, no Members link.

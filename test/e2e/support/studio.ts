@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { freePort, ROOT, type StartedProcess, startTs, waitForHttp } from '../../support/processes.js';
+import { afterEach, beforeAll, beforeEach } from 'vitest';
+import { freePort, ROOT, type StartedProcess, startTs, stopAll, waitForHttp } from '../../support/processes.js';
 
 export const CHROMIUM = process.env.LUMIBASE_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(ROOT, 'test-results/screenshots');
@@ -125,4 +126,37 @@ export async function screenshotOf(locator: Locator, name: string, { padding = 0
 /** Reads the text of a form input's error (its aria-describedby target ending in -error). */
 export async function inputError(page: Page, inputId: string): Promise<string> {
   return (await page.locator(`#${inputId}-error`).textContent())?.trim() ?? '';
+}
+
+/**
+ * The lifecycle every per-test Studio file shares: the build checked once, a fresh all-in-one Studio for
+ * each test (own DATA_DIR and port), and every browser it opened closed before the Studio stops.
+ */
+export function studioPerTest(label: string) {
+  let current: RunningStudio | undefined;
+  const closers: Array<() => Promise<void>> = [];
+  beforeAll(() => ensureStudioBuild());
+  beforeEach(async () => {
+    current = await startStudio(label);
+  });
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+    await current?.stop();
+    await stopAll();
+  });
+  const studio = (): RunningStudio => {
+    if (!current) throw new Error('the Studio starts in beforeEach');
+    return current;
+  };
+  const browser = async (options?: { width?: number }): Promise<Page> => {
+    const opened = await openBrowser(options);
+    closers.push(opened.close);
+    return opened.page;
+  };
+  const browserAs = async (credentials: Credentials, options?: { width?: number }): Promise<Page> => {
+    const page = await browser(options);
+    await signIn(page, studio().baseUrl, credentials);
+    return page;
+  };
+  return { studio, browser, browserAs };
 }
