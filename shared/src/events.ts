@@ -1,10 +1,7 @@
 // Site events: the typed socket.io contract (API.md, Real-time) and the payloads stored in the event log.
+// One map, SITE_EVENTS, names every sequenced event and its schema; every other type here derives from it.
 import { z } from 'zod';
 import { ApprovalJson } from './api/approvals.js';
-
-export const SITE_EVENT_NAMES = ['approval-created', 'approval-decided', 'content-changed'] as const;
-export const SiteEventName = z.enum(SITE_EVENT_NAMES);
-export type SiteEventName = z.infer<typeof SiteEventName>;
 
 export const ContentChange = z.object({
   kind: z.enum(['collection', 'field', 'item']),
@@ -17,33 +14,45 @@ export type ContentChange = z.infer<typeof ContentChange>;
 
 const sequenced = { seq: z.number().int().min(1), siteId: z.string() };
 
-export const ApprovalCreatedEvent = z.object({ ...sequenced, approval: ApprovalJson });
+/** The body each sequenced event carries before it has a seq (what the outbox owes). */
+export const SITE_EVENT_BODIES = {
+  'approval-created': z.object({ approval: ApprovalJson }),
+  'approval-decided': z.object({ approval: ApprovalJson }),
+  'content-changed': ContentChange,
+} as const;
+
+export const ApprovalCreatedEvent = z.object({ ...sequenced, ...SITE_EVENT_BODIES['approval-created'].shape });
 export type ApprovalCreatedEvent = z.infer<typeof ApprovalCreatedEvent>;
-export const ApprovalDecidedEvent = z.object({ ...sequenced, approval: ApprovalJson });
+export const ApprovalDecidedEvent = z.object({ ...sequenced, ...SITE_EVENT_BODIES['approval-decided'].shape });
 export type ApprovalDecidedEvent = z.infer<typeof ApprovalDecidedEvent>;
-export const ContentChangedEvent = z.object({ ...sequenced, ...ContentChange.shape });
+export const ContentChangedEvent = z.object({ ...sequenced, ...SITE_EVENT_BODIES['content-changed'].shape });
 export type ContentChangedEvent = z.infer<typeof ContentChangedEvent>;
 export const ResyncRequiredEvent = z.object({ siteId: z.string(), seq: z.number().int().min(0) });
 export type ResyncRequiredEvent = z.infer<typeof ResyncRequiredEvent>;
 
+/** The sequenced site events, by name: the one definition server, workers and Studio derive from. */
+export const SITE_EVENTS = {
+  'approval-created': ApprovalCreatedEvent,
+  'approval-decided': ApprovalDecidedEvent,
+  'content-changed': ContentChangedEvent,
+} as const;
+
+export type SiteEventName = keyof typeof SITE_EVENTS;
+export const SITE_EVENT_NAMES = Object.keys(SITE_EVENTS) as SiteEventName[];
+export const SiteEventName = z.enum(SITE_EVENT_NAMES as [SiteEventName, ...SiteEventName[]]);
+
+/** Each sequenced event's payload, by name. */
+export type SiteEventPayloads = { [Name in SiteEventName]: z.infer<(typeof SITE_EVENTS)[Name]> };
+
 /** What an owed event carries before it has a seq: the body of one of the events above. */
-export type SiteEventBody =
-  | { name: 'approval-created'; body: { approval: ApprovalJson } }
-  | { name: 'approval-decided'; body: { approval: ApprovalJson } }
-  | { name: 'content-changed'; body: ContentChange };
+export type SiteEventBody = { [Name in SiteEventName]: { name: Name; body: z.infer<(typeof SITE_EVENT_BODIES)[Name]> } }[SiteEventName];
 
 /** A site event as stored and delivered: its name and its full payload (with seq and siteId). */
-export type SiteEvent =
-  | { name: 'approval-created'; payload: ApprovalCreatedEvent }
-  | { name: 'approval-decided'; payload: ApprovalDecidedEvent }
-  | { name: 'content-changed'; payload: ContentChangedEvent };
+export type SiteEvent = { [Name in SiteEventName]: { name: Name; payload: SiteEventPayloads[Name] } }[SiteEventName];
 
-export interface ServerToClientEvents {
-  'approval-created': (event: ApprovalCreatedEvent) => void;
-  'approval-decided': (event: ApprovalDecidedEvent) => void;
-  'content-changed': (event: ContentChangedEvent) => void;
+export type ServerToClientEvents = { [Name in SiteEventName]: (event: SiteEventPayloads[Name]) => void } & {
   'resync-required': (event: ResyncRequiredEvent) => void;
-}
+};
 
 // biome-ignore lint/complexity/noBannedTypes: the Studio sends nothing over the socket; the map is empty on purpose.
 export type ClientToServerEvents = {};
@@ -55,9 +64,11 @@ export const SocketHandshakeAuth = z.object({
 });
 export type SocketHandshakeAuth = z.infer<typeof SocketHandshakeAuth>;
 
-/** A site event as it crosses between processes (server ↔ server, worker → server): parsed on arrival. */
-export const SiteEventSchema = z.discriminatedUnion('name', [
-  z.object({ name: z.literal('approval-created'), payload: ApprovalCreatedEvent }),
-  z.object({ name: z.literal('approval-decided'), payload: ApprovalDecidedEvent }),
-  z.object({ name: z.literal('content-changed'), payload: ContentChangedEvent }),
-]);
+/** Parses a site event as it crosses between processes (server ↔ server, worker → server). */
+export function parseSiteEvent(raw: unknown): SiteEvent | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { name, payload } = raw as { name?: unknown; payload?: unknown };
+  if (typeof name !== 'string' || !Object.hasOwn(SITE_EVENTS, name)) return undefined;
+  const parsed = SITE_EVENTS[name as SiteEventName].safeParse(payload);
+  return parsed.success ? ({ name, payload: parsed.data } as SiteEvent) : undefined;
+}

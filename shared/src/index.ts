@@ -16,4 +16,5 @@ export * from './api/approvals.js';
 export * from './api/audit.js';
 export * from './api/conversations.js';
 export * from './events.js';
+export * from './decider.js';
 export * from './jobs.js';

@@ -5,8 +5,8 @@ import {
   type ApprovalDecision,
   type CapabilityHolder,
   ConflictError,
+  deciderCapabilities,
   ForbiddenError,
-  findSkill,
   hasCapabilities,
   missingCapabilities,
 } from '@lumibase/shared';
@@ -48,7 +48,7 @@ export class ApprovalDecider {
     if (!approval) throw recordNotInSite();
 
     // Deciding runs the skill on the decider's authority: they must be able to run it themselves.
-    const required = ['approvals:decide', ...(findSkill(approval.skillName)?.requiredCapabilities ?? [])];
+    const required = deciderCapabilities(approval.skillName);
     if (!hasCapabilities(decider, required)) {
       throw new ForbiddenError({
         message: `Deciding needs ${missingCapabilities(decider, required).join(', ')}`,

@@ -6,7 +6,7 @@ import {
   DomainError,
   ErrorCode,
   type ServerToClientEvents,
-  SiteEventSchema,
+  parseSiteEvent,
   SocketHandshakeAuth,
 } from '@lumibase/shared';
 import type { RedisClientType } from 'redis';
@@ -112,9 +112,9 @@ export async function createSocketServer({ httpServer, logger, authenticate, eve
   });
 
   io.on(SITE_EVENT_CHANNEL as never, (raw: unknown) => {
-    const parsed = SiteEventSchema.safeParse(raw);
-    if (parsed.success) streams.deliver(parsed.data);
-    else logger.warn({ issues: parsed.error.issues.slice(0, 3) }, 'ignored a malformed site event');
+    const event = parseSiteEvent(raw);
+    if (event) streams.deliver(event);
+    else logger.warn('ignored a malformed site event');
   });
 
   return {
