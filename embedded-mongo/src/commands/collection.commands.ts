@@ -3,6 +3,7 @@ import type { Document } from 'bson';
 import { Query } from 'mingo';
 import { CommandError } from '../engine/command-error.js';
 import { ID_INDEX } from '../engine/index-spec.js';
+import { MINGO_QUERY_OPTIONS, refuseScriptsInFilter } from '../engine/server-script.js';
 import { type CommandHandler, targetCollection } from './command-context.js';
 
 // Options a collection keeps; the rest of the command (lsid, $db, writeConcern...) is envelope.
@@ -53,7 +54,8 @@ const listCollections: CommandHandler = (command, context) => {
   }));
   const filter = command.filter as Document | undefined;
   if (filter && Object.keys(filter).length) {
-    const query = new Query(filter);
+    refuseScriptsInFilter(filter);
+    const query = new Query(filter, MINGO_QUERY_OPTIONS);
     entries = entries.filter((entry) => query.test(entry));
   }
   if (command.nameOnly) entries = entries.map(({ name, type }) => ({ name, type }));
@@ -64,7 +66,8 @@ const listCollections: CommandHandler = (command, context) => {
 const listDatabases: CommandHandler = (command, context) => {
   let databases: Document[] = context.catalog.databaseNames().map((name) => ({ name, sizeOnDisk: 0, empty: false }));
   if (command.filter && Object.keys(command.filter).length) {
-    const query = new Query(command.filter as Document);
+    refuseScriptsInFilter(command.filter);
+    const query = new Query(command.filter as Document, MINGO_QUERY_OPTIONS);
     databases = databases.filter((entry) => query.test(entry));
   }
   if (command.nameOnly) return { databases: databases.map(({ name }) => ({ name })), ok: 1 };

@@ -4,6 +4,7 @@ import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo';
 import { cloneDeep, resolve, setValue } from 'mingo/util';
 import { CommandError, toCommandError } from './command-error.js';
 import { idFirst } from './query-engine.js';
+import { MINGO_QUERY_OPTIONS, refuseScriptsInPipeline } from './server-script.js';
 import { valueKey } from './value-key.js';
 
 export interface UpdateSpec {
@@ -29,7 +30,7 @@ const OPERATORS = new Set([
   '$pop',
   '$bit',
 ]);
-const MINGO_OPTIONS = { queryOptions: { idKey: '_id', scriptEnabled: false } };
+const MINGO_OPTIONS = { queryOptions: MINGO_QUERY_OPTIONS };
 
 export function isOperatorUpdate(update: Document | Document[]): boolean {
   return !Array.isArray(update) && (Object.keys(update)[0] ?? '').startsWith('$');
@@ -67,6 +68,7 @@ function applyReplacement(original: Document, replacement: Document): Document {
 }
 
 function applyPipeline(original: Document, pipeline: Document[]): Document {
+  refuseScriptsInPipeline(pipeline);
   const documents = [cloneDeep(original) as Document];
   try {
     mingoUpdateOne(documents, {}, pipeline as never, {}, MINGO_OPTIONS.queryOptions);

@@ -4,6 +4,7 @@ import { Aggregator, find as mingoFind, ProcessingMode, Query } from 'mingo';
 import { cloneDeep } from 'mingo/util';
 import type { CollectionStore } from './collection-store.js';
 import { toCommandError } from './command-error.js';
+import { MINGO_QUERY_OPTIONS, refuseScriptsInFilter, refuseScriptsInPipeline } from './server-script.js';
 
 export interface ReadOptions {
   sort?: Document;
@@ -13,8 +14,7 @@ export interface ReadOptions {
   collation?: Document;
 }
 
-// `$where`/`$function` would run client-supplied code; MongoDB runs it sandboxed, we do not run it at all.
-const BASE_OPTIONS = { idKey: '_id', scriptEnabled: false } as const;
+const BASE_OPTIONS = MINGO_QUERY_OPTIONS;
 
 function mingoOptions(collation?: Document) {
   return collation ? { ...BASE_OPTIONS, collation: collation as never } : BASE_OPTIONS;
@@ -41,6 +41,8 @@ function idEquality(filter: Document): { id: unknown; rest: Document } | undefin
 
 /** The documents matching `filter`, in natural order unless sorted; references, not copies. */
 export function selectDocuments(collection: CollectionStore | undefined, filter: Document, options: ReadOptions = {}): Document[] {
+  refuseScriptsInFilter(filter);
+  if (options.projection) refuseScriptsInPipeline(options.projection);
   if (!collection) return [];
   const byId = idEquality(filter);
   let source: Document[];
@@ -80,6 +82,7 @@ export function selectDocuments(collection: CollectionStore | undefined, filter:
 /** Applies a find-style projection to one document. */
 export function projectDocument(document: Document, projection: Document): Document {
   if (Object.keys(projection).length === 0) return document;
+  refuseScriptsInPipeline(projection);
   try {
     return idFirst(mingoFind([document], {}, projection, BASE_OPTIONS).all()[0] as Document);
   } catch (error) {
@@ -89,6 +92,7 @@ export function projectDocument(document: Document, projection: Document): Docum
 
 /** A reusable predicate for one filter (compiling a mingo Query per document would be wasteful). */
 export function compileFilter(filter: Document): (document: Document) => boolean {
+  refuseScriptsInFilter(filter);
   if (Object.keys(filter).length === 0) return () => true;
   try {
     const query = new Query(filter, BASE_OPTIONS);
@@ -105,6 +109,7 @@ export function aggregateDocuments(
   resolveCollection: (name: string) => Document[],
   collation?: Document,
 ): Document[] {
+  refuseScriptsInPipeline(pipeline);
   try {
     let stages = pipeline;
     let input = source;
