@@ -24,6 +24,9 @@ const COLLECTION_OPTIONS = [
 
 const create: CommandHandler = (command, context) => {
   if (command.viewOn !== undefined) throw new CommandError('CommandNotSupported', 'views are not supported by the embedded server');
+  if (command.capped === true && (typeof command.size !== 'number' || command.size <= 0)) {
+    throw new CommandError('InvalidOptions', "the 'size' field is required when 'capped' is true");
+  }
   const options: Document = {};
   for (const option of COLLECTION_OPTIONS) if (command[option] !== undefined) options[option] = command[option];
   context.catalog.createCollection(context.dbName, targetCollection(command), options);
