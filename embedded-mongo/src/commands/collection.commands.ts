@@ -1,9 +1,11 @@
 // create, drop, dropDatabase, listCollections, listDatabases.
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
 import { CommandError } from '../engine/command-error.js';
 import { ID_INDEX } from '../engine/index-spec.js';
-import { MINGO_QUERY_OPTIONS, refuseScriptsInFilter } from '../engine/server-script.js';
+import { valueKey } from '../engine/value-key.js';
+import { MINGO_QUERY_OPTIONS } from '../engine/mingo-options.js';
+import { refuseScriptsInFilter } from '../engine/server-script.js';
 import { type CommandHandler, targetCollection } from './command-context.js';
 
 // Options a collection keeps; the rest of the command (lsid, $db, writeConcern...) is envelope.
@@ -77,4 +79,60 @@ const listDatabases: CommandHandler = (command, context) => {
   return { databases, totalSize: 0, totalSizeMb: 0, ok: 1 };
 };
 
-export const collectionCommands: Record<string, CommandHandler> = { create, drop, dropDatabase, listCollections, listDatabases };
+// collMod options this server cannot honour: refused, never acknowledged and ignored.
+const UNSUPPORTED_COLL_MOD = [
+  'viewOn',
+  'pipeline',
+  'expireAfterSeconds',
+  'timeseries',
+  'changeStreamPreAndPostImages',
+  'cappedSize',
+  'cappedMax',
+  'clusteredIndex',
+  'validator',
+  'validationLevel',
+  'validationAction',
+];
+
+/** collMod: an index's `hidden` and `expireAfterSeconds` (what mongoose's hideIndexes sends); other options are refused. */
+const collMod: CommandHandler = (command, context) => {
+  const name = targetCollection(command);
+  const collection = context.catalog.collection(context.dbName, name);
+  if (!collection) throw new CommandError('NamespaceNotFound', `ns does not exist: ${context.dbName}.${name}`);
+  for (const option of UNSUPPORTED_COLL_MOD) {
+    if (command[option] !== undefined) {
+      throw new CommandError('CommandNotSupported', `collMod ${option} is not supported by the embedded server`);
+    }
+  }
+  const reply: Document = {};
+  const index = command.index as Document | undefined;
+  if (index !== undefined) {
+    if (typeof index !== 'object' || index === null) throw new CommandError('TypeMismatch', "BSON field 'collMod.index' is the wrong type");
+    const byName = typeof index.name === 'string';
+    const spec = collection
+      .indexSpecs()
+      .find((candidate) => (byName ? candidate.name === index.name : valueKey(candidate.key) === valueKey(index.keyPattern)));
+    if (!spec) {
+      const wanted = byName ? String(index.name) : JSON.stringify(index.keyPattern);
+      throw new CommandError('IndexNotFound', `cannot find index ${wanted} for ns ${collection.namespace}`);
+    }
+    const next = { ...spec };
+    if (index.hidden !== undefined) {
+      if (spec.name === ID_INDEX.name) throw new CommandError('BadValue', "can't hide _id index");
+      reply.hidden_old = spec.hidden === true;
+      reply.hidden_new = index.hidden === true;
+      if (index.hidden === true) next.hidden = true;
+      else delete next.hidden;
+    }
+    if (index.expireAfterSeconds !== undefined) {
+      if (spec.expireAfterSeconds === undefined) throw new CommandError('InvalidOptions', 'no expireAfterSeconds field to update');
+      reply.expireAfterSeconds_old = spec.expireAfterSeconds;
+      reply.expireAfterSeconds_new = index.expireAfterSeconds;
+      next.expireAfterSeconds = index.expireAfterSeconds as number;
+    }
+    collection.modifyIndex(next);
+  }
+  return { ...reply, ok: 1 };
+};
+
+export const collectionCommands: Record<string, CommandHandler> = { create, drop, dropDatabase, listCollections, listDatabases, collMod };

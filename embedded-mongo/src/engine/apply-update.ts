@@ -1,10 +1,12 @@
 // Update semantics over mingo: replacement, operators (adding $setOnInsert), pipelines, upsert seeds.
 import { type Document, ObjectId } from 'bson';
-import { update as mingoUpdate, updateOne as mingoUpdateOne, Query } from 'mingo';
+import { Query } from 'mingo/query';
+import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo/updater';
 import { cloneDeep, setValue } from 'mingo/util';
 import { CommandError, toCommandError } from './command-error.js';
 import { idFirst } from './query-engine.js';
-import { MINGO_QUERY_OPTIONS, refuseScriptsInPipeline } from './server-script.js';
+import { MINGO_QUERY_OPTIONS } from './mingo-options.js';
+import { refuseScriptsInPipeline } from './server-script.js';
 import { assertCreatable, assertNoConflicts, concretePaths, type PositionalContext, valueAtPath } from './update-paths.js';
 import { valueKey } from './value-key.js';
 
@@ -146,7 +148,7 @@ function applyOperators(original: Document, update: Document, spec: UpdateSpec, 
       throw toCommandError(error);
     }
   }
-  for (const pull of pullMatchers) applyPull(result, pull.operator, pull.path, pull.matches);
+  for (const pull of pullMatchers) applyPull(result, pull.path, pull.matches);
   return result;
 }
 
@@ -230,11 +232,10 @@ function pullMatcher(operator: string, condition: unknown): (element: unknown) =
   return (element) => valueKey(element) === key;
 }
 
-function applyPull(document: Document, operator: string, path: string, matches: (element: unknown) => boolean): void {
+function applyPull(document: Document, path: string, matches: (element: unknown) => boolean): void {
   const current = valueAtPath(document, path);
   if (current === undefined) return;
-  if (!Array.isArray(current))
-    throw new CommandError('BadValue', 'Cannot apply $pull to a non-array value');
+  if (!Array.isArray(current)) throw new CommandError('BadValue', 'Cannot apply $pull to a non-array value');
   const kept = current.filter((element) => !matches(element));
   if (kept.length === current.length) return;
   const parts = path.split('.');

@@ -98,6 +98,16 @@ export class CollectionStore {
     this.record({ op: 'createIndex', db: this.dbName, coll: this.name, spec });
   }
 
+  /** Swaps an index's spec for one differing only in options that change no keys (collMod: hidden, TTL). */
+  modifyIndex(spec: IndexSpec): void {
+    const state = this.indexes.get(spec.name);
+    if (!state) throw new CommandError('IndexNotFound', `index not found with name [${spec.name}]`);
+    state.index = new SecondaryIndex(spec);
+    // Journalled as drop + create, which recovery already replays.
+    this.record({ op: 'dropIndex', db: this.dbName, coll: this.name, name: spec.name });
+    this.record({ op: 'createIndex', db: this.dbName, coll: this.name, spec });
+  }
+
   dropIndex(name: string): void {
     if (name === ID_INDEX.name) throw new CommandError('InvalidOptions', 'cannot drop _id index');
     if (!this.indexes.delete(name)) throw new CommandError('IndexNotFound', `index not found with name [${name}]`);

@@ -23,6 +23,8 @@ export const ErrorCodes = {
   CommandNotSupported: 115,
   Location40324: 40324,
   Location40571: 40571,
+  Location31253: 31253,
+  Location31254: 31254,
   Location31264: 31264,
   Location6108304: 6108304,
   DuplicateKey: 11000,

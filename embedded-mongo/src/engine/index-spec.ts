@@ -1,8 +1,8 @@
 // Index specifications and the keys a document contributes to one (multikey, sparse, partial).
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
 import { CommandError } from './command-error.js';
-import { MINGO_QUERY_OPTIONS } from './server-script.js';
+import { MINGO_QUERY_OPTIONS } from './mingo-options.js';
 import { valueKey } from './value-key.js';
 
 export interface IndexSpec {

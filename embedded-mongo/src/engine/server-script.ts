@@ -3,9 +3,6 @@
 import type { Document } from 'bson';
 import { CommandError } from './command-error.js';
 
-/** Every options object the engine hands mingo: `$where`, `$function` and `$accumulator` never run. */
-export const MINGO_QUERY_OPTIONS = Object.freeze({ idKey: '_id', scriptEnabled: false });
-
 const SCRIPT_OPERATORS = new Set(['$function', '$accumulator']);
 const LOGICAL_OPERATORS = new Set(['$and', '$or', '$nor']);
 

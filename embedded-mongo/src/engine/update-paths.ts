@@ -2,9 +2,9 @@
 // positional `$`, `$[]` and `$[id]` resolved to concrete array indexes (as mongod resolves them, once,
 // against the document before the update), and fields that cannot be created (28).
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
 import { CommandError } from './command-error.js';
-import { MINGO_QUERY_OPTIONS } from './server-script.js';
+import { MINGO_QUERY_OPTIONS } from './mingo-options.js';
 
 export interface PositionalContext {
   filter: Document;
