@@ -19,8 +19,12 @@ async function failureCode(action: () => Promise<unknown>): Promise<number | und
 const loose = (update: Document): UpdateFilter<LooseDocument> => update;
 
 const NINE_MB = 'x'.repeat(9 * 1024 * 1024);
-/** MongoDB 7 answers BSONObjectTooLarge (10334) for an update that outgrows 16 MB; older servers 17419. */
+/** Over 16 MB but under the driver's own 17 MB message limit, so the server is the one to refuse it. */
+const OVER_16_MB = 'x'.repeat(16 * 1024 * 1024 + 100_000);
+/** mongod answers BSONObjectTooLarge (10334) for an update that outgrows 16 MB; older servers 17419. */
 const TOO_LARGE_AFTER_UPDATE = [10334, 17419];
+/** mongod refuses an oversized insert with BSONObjectTooLarge (10334); older servers with BadValue (2). */
+const TOO_LARGE_INSERT = [2, 10334];
 
 describe('embedded mongo: write rules through the official driver', () => {
   let target: TestTarget;
@@ -101,8 +105,10 @@ describe('embedded mongo: write rules through the official driver', () => {
     expect(await docs.findOne({ _id: 1 })).toEqual({ _id: 1, label: 'x', items: [{ n: 'one' }] });
   });
 
-  it('refuses an update whose result outgrows 16 MB and keeps the document as it was', async () => {
+  it('refuses an insert over 16 MB and an update whose result outgrows 16 MB, storing neither', async () => {
     const docs = collection('too_large');
+    expect(TOO_LARGE_INSERT).toContain(await failureCode(() => docs.insertOne({ _id: 2, s: OVER_16_MB })));
+    expect(await docs.countDocuments({ _id: 2 })).toBe(0);
     await docs.insertOne({ _id: 1, s: NINE_MB });
     expect(TOO_LARGE_AFTER_UPDATE).toContain(await failureCode(() => docs.updateOne({ _id: 1 }, { $set: { t: NINE_MB } })));
     expect(TOO_LARGE_AFTER_UPDATE).toContain(
@@ -239,7 +245,8 @@ describe('embedded mongo: write rules through mongoose', () => {
     expect(await failureCode(() => Item.updateOne({ _id: item._id }, { $set: { n: 1 }, $inc: { n: 1 } }))).toBe(40);
   });
 
-  it('refuses $push on a non-array, a field created inside an array, and an oversized result', async () => {
+  it('refuses $push on a non-array, a field created inside an array, and oversized documents', async () => {
+    expect(TOO_LARGE_INSERT).toContain(await failureCode(() => Item.create({ name: OVER_16_MB })));
     const item = await Item.create({ extra: 'text', items: [{ k: 1 }] });
     expect(await failureCode(() => Item.updateOne({ _id: item._id }, { $push: { extra: 1 } }))).toBe(2);
     expect(await failureCode(() => Item.updateOne({ _id: item._id }, { $set: { 'items.k': 2 } }))).toBe(28);
