@@ -145,6 +145,10 @@ describe('embedded mongo: read rules through the official driver', () => {
     expect(await ids(docs.find({}).hint({ a: -1 }))).toEqual([1, 3, 2]);
     expect(await ids(docs.find({}).hint({ a: 1 }).sort({ _id: -1 }))).toEqual([3, 2, 1]);
     expect(await failureCode(() => docs.find({}).hint({ missing: 1 }).toArray())).toBe(2);
+    expect(await failureCode(() => docs.countDocuments({}, { hint: 'missing_1' }))).toBe(2);
+    expect(await failureCode(() => docs.aggregate([{ $match: {} }], { hint: { missing: 1 } }).toArray())).toBe(2);
+    expect(await failureCode(() => db.command({ distinct: 'hints', key: 'a', query: {}, hint: { missing: 1 } }))).toBe(2);
+    expect(await docs.countDocuments({ a: { $gte: 2 } }, { hint: { a: 1 } })).toBe(2);
   });
 
   it('hides and unhides an index with collMod; an unknown index is IndexNotFound (27)', async () => {

@@ -36,7 +36,8 @@ const find: CommandHandler = (command, context) => {
   return context.cursors.open(`${context.dbName}.${name}`, documents, optionalNumber(command, 'batchSize'), singleBatch);
 };
 
-function hintOrder(collection: CollectionStore | undefined, hint: unknown): Document | undefined {
+/** The sort a hint stands for (its index's key order); a hint naming no index is refused, as mongod's planner refuses it. */
+export function hintOrder(collection: CollectionStore | undefined, hint: unknown): Document | undefined {
   if (!collection) return undefined;
   if (typeof hint === 'object' && hint !== null && !Array.isArray(hint)) {
     const keys = Object.keys(hint);
@@ -69,6 +70,7 @@ const killCursors: CommandHandler = (command, context) => {
 
 const count: CommandHandler = (command, context) => {
   const collection = context.catalog.collection(context.dbName, targetCollection(command));
+  if (command.hint !== undefined) hintOrder(collection, command.hint);
   const query = (command.query ?? {}) as Document;
   const skip = optionalNumber(command, 'skip') ?? 0;
   const limit = Math.abs(optionalNumber(command, 'limit') ?? 0);
@@ -83,6 +85,7 @@ const count: CommandHandler = (command, context) => {
 const distinct: CommandHandler = (command, context) => {
   if (typeof command.key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
   const collection = context.catalog.collection(context.dbName, targetCollection(command));
+  if (command.hint !== undefined) hintOrder(collection, command.hint);
   const seen = new Map<string, unknown>();
   for (const document of selectDocuments(collection, (command.query ?? {}) as Document)) {
     for (const value of valuesAtPath(document, command.key)) if (value !== undefined) seen.set(valueKey(value), value);
