@@ -157,6 +157,7 @@ describe('embedded mongo: read rules through the official driver', () => {
     await docs.createIndex({ a: 1 });
     expect(await db.command({ collMod: 'coll_mod', index: { keyPattern: { a: 1 }, hidden: true } })).toMatchObject({ ok: 1 });
     expect((await docs.listIndexes().toArray()).find((index) => index.name === 'a_1')).toMatchObject({ hidden: true });
+    expect(await failureCode(() => docs.find({}).hint('a_1').toArray())).toBe(2);
     await db.command({ collMod: 'coll_mod', index: { name: 'a_1', hidden: false } });
     expect((await docs.listIndexes().toArray()).find((index) => index.name === 'a_1')?.hidden ?? false).toBe(false);
     expect(await failureCode(() => db.command({ collMod: 'coll_mod', index: { name: 'nope_1', hidden: true } }))).toBe(27);

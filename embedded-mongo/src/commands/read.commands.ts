@@ -46,8 +46,10 @@ export function hintOrder(collection: CollectionStore | undefined, hint: unknown
   } else if (typeof hint !== 'string') {
     throw new CommandError('FailedToParse', 'hint must be a string or an object');
   }
+  // Hidden indexes are invisible to mongod's planner, so a hint cannot name them either.
   const spec = collection
     .indexSpecs()
+    .filter((candidate) => candidate.hidden !== true)
     .find((candidate) => (typeof hint === 'string' ? candidate.name === hint : valueKey(candidate.key) === valueKey(hint)));
   if (!spec) {
     throw new CommandError(
