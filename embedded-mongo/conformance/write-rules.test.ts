@@ -73,6 +73,9 @@ describe('embedded mongo: write rules through the official driver', () => {
     expect(await failureCode(() => docs.updateOne({ _id: 2 }, { $set: { o: {} }, $unset: { 'o.p': '' } }))).toBe(40);
     expect(await failureCode(() => docs.updateOne({ _id: 2, 'a.k': 1 }, { $set: { 'a.$.x': 1 }, $unset: { 'a.$.x': '' } }))).toBe(40);
     expect(await failureCode(() => docs.updateOne({ _id: 2 }, { $set: { 'a.$[].x': 1, 'a.$[]': {} } }))).toBe(40);
+    // An identifier without an array filter is BadValue (2); an array filter no path uses is FailedToParse (9).
+    expect(await failureCode(() => docs.updateOne({ _id: 2 }, { $set: { 'a.$[e].x': 1 } }))).toBe(2);
+    expect(await failureCode(() => docs.updateOne({ _id: 2 }, { $set: { n: 1 } }, { arrayFilters: [{ 'e.k': 1 }] }))).toBe(9);
     expect(await docs.findOne({ _id: 2 })).toEqual({ _id: 2, a: [{ k: 1 }], o: { p: 1 } });
   });
 
