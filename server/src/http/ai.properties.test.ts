@@ -3,9 +3,9 @@ import { APPROVAL_STATUSES, type ApprovalJson, type ApprovalStatus, CAPABILITIES
 import fc from 'fast-check';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countingExecutors, type ExecutorRun } from '../harness/testing/counting-executors.js';
+import { countingExecutors, type ExecutorRun } from '../testing/counting-executors.js';
 import type { NewApproval } from '../store/ai/approval.store.js';
-import { startTestServer, type TestServer, withoutRequestId } from './test-server.js';
+import { startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
 
 const RUNS = { numRuns: 100 };
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

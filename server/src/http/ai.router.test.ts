@@ -1,10 +1,10 @@
 // /ai over HTTP on the real composed server: every endpoint, every error of API.md's AI section, and the echo phrases end to end.
 import { ApprovalJson, AuditEntryJson, ChatResponse, ConversationJson, ConversationMessageJson, UnavailableError } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InlineApprovalExecutor } from '../harness/approval-executor.js';
-import { countingExecutors, type ExecutorRun } from '../harness/testing/counting-executors.js';
+import { InlineApprovalExecutor } from '../approvals/approval-executor.js';
+import { countingExecutors, type ExecutorRun } from '../testing/counting-executors.js';
 import { ECHO_PHRASES } from '../llm/echo-phrases.js';
-import { isErrorEnvelope, startTestServer, type TestServer, withoutRequestId } from './test-server.js';
+import { isErrorEnvelope, startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
 
 type Member = { id: string; token: string };
 

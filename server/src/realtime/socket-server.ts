@@ -12,7 +12,7 @@ import {
 import type { RedisClientType } from 'redis';
 import { Server, type Socket } from 'socket.io';
 import type { Logger } from '../logger.js';
-import type { EventLogStore } from './event-log.store.js';
+import type { EventLogStore } from '../store/event-log.store.js';
 import { SiteStreams } from './site-streams.js';
 import { SocketEventStream } from './socket-event-stream.js';
 

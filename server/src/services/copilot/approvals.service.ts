@@ -1,9 +1,9 @@
 // The approvals of a site as admins see them: the list with its event seq, one approval, and deciding.
 import type { Approval, ApprovalStatus } from '@lumibase/shared';
-import type { ApprovalDecider, DecideApprovalInput } from '../../harness/decide-approval.js';
+import type { ApprovalDecider, DecideApprovalInput } from '../../approvals/decide-approval.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
 import { APPROVAL_LIST_LIMIT } from '../../store/ai/approval.store.js';
-import { recordNotInSite } from '../record-not-in-site.js';
+import { recordNotInSite } from '../../store/record-not-in-site.js';
 
 /** The site's current event seq. The event log of the next issue plugs in here; until then 0. */
 export type CurrentSeq = (siteId: string) => Promise<number>;

@@ -1,7 +1,7 @@
 // mongoose models of the Copilot's collections, registered on one connection (no global models).
 import { type Connection, type InferSchemaType, type Model, Schema, type Types } from 'mongoose';
 import { APPROVAL_STATUSES, AUDIT_ACTIONS, MESSAGE_ROLES } from '@lumibase/shared';
-import { outboxFields } from '../../realtime/outbox.js';
+import { outboxFields } from '../outbox.js';
 
 const options = { versionKey: false, autoIndex: false, minimize: false, strict: 'throw' } as const;
 

@@ -3,8 +3,8 @@ import type { Approval } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewApproval } from './approval.store.js';
 import { APPROVAL_LIST_LIMIT } from './approval.store.js';
-import { approvalArbitrary } from './testing/arbitraries.js';
-import { freshSiteId, openTestDatabase, type TestDatabase } from './testing/test-database.js';
+import { approvalArbitrary } from '../../testing/ai-arbitraries.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/ai-test-database.js';
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // ai_approvals for one site: insert, read, list and compare-and-set status transitions, each owing its site event.
 import { type Approval, type ApprovalStatus, toApprovalJson } from '@lumibase/shared';
 import { Types } from 'mongoose';
-import { type OutboxRelay, owe } from '../../realtime/outbox.js';
+import { type OutboxRelay, owe } from '../outbox.js';
 import type { AiModels, ApprovalDocument } from './ai-models.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { parseRecordId, requireSiteId } from './record-id.js';

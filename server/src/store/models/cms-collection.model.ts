@@ -1,6 +1,6 @@
 // The `cms_collections` collection: a site's content types and their fields.
 import { type Connection, type InferSchemaType, type Model, Schema } from 'mongoose';
-import { outboxFields } from '../../realtime/outbox.js';
+import { outboxFields } from '../outbox.js';
 
 const collectionSchema = new Schema(
   {

@@ -1,6 +1,6 @@
 // The `cms_items` collection: content entries of one collection of one site.
 import { type Connection, type InferSchemaType, type Model, Schema } from 'mongoose';
-import { outboxFields } from '../../realtime/outbox.js';
+import { outboxFields } from '../outbox.js';
 
 const itemSchema = new Schema(
   {

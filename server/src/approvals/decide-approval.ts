@@ -10,8 +10,8 @@ import {
   hasCapabilities,
   missingCapabilities,
 } from '@lumibase/shared';
-import { recordNotInSite } from '../services/record-not-in-site.js';
-import type { HarnessStores } from './ai-secure-harness.js';
+import { recordNotInSite } from '../store/record-not-in-site.js';
+import type { HarnessStores } from '../harness/ai-secure-harness.js';
 import type { ApprovalExecutor } from './approval-executor.js';
 
 export interface Decider extends ActorRef, CapabilityHolder {}

@@ -1,6 +1,6 @@
 // Repairs what a crash can leave behind: owed events not yet in the log, approvals `executing` with no live job.
 import type { Logger } from '../logger.js';
-import type { OutboxRelay } from '../realtime/outbox.js';
+import type { OutboxRelay } from '../store/outbox.js';
 import type { AiModels } from '../store/ai/ai-models.js';
 import type { SkillExecutionQueue } from './skill-execution.queue.js';
 

@@ -7,7 +7,7 @@ import { createClient, type RedisClientType } from 'redis';
 import { composeServer, type ServerInfrastructure } from '../compose-server.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { openTestDatabase, type TestDatabase } from './test-database.js';
 
 export const ADMIN_EMAIL = 'root@lumibase.test';
 export const ADMIN_PASSWORD = 'root-password-1';

@@ -1,9 +1,9 @@
 // How an approved approval gets executed. Inline here; the next issue adds a BullMQ-backed one
 // (enqueue `<approvalId>-<attempt>`, wait up to DECIDE_WAIT_MS) behind the same interface.
 import type { Approval } from '@lumibase/shared';
-import type { HarnessStores } from './ai-secure-harness.js';
+import type { HarnessStores } from '../harness/ai-secure-harness.js';
 import { runApproval } from './run-approval.js';
-import type { SkillExecutors } from './skill-executors.js';
+import type { SkillExecutors } from '../harness/skill-executors.js';
 
 export interface ApprovalExecutor {
   /**

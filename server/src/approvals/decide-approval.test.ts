@@ -2,12 +2,12 @@
 import fc from 'fast-check';
 import { CAPABILITIES, ConflictError, ForbiddenError, NotFoundError, WILDCARD } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../store/ai/testing/test-database.js';
-import { AISecureHarness, type HarnessActor } from './ai-secure-harness.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
+import { AISecureHarness, type HarnessActor } from '../harness/ai-secure-harness.js';
 import { InlineApprovalExecutor } from './approval-executor.js';
 import { ApprovalDecider, type Decider } from './decide-approval.js';
-import { DANGEROUS_SKILLS, validCallArbitrary } from './testing/arbitraries.js';
-import { type RecordingExecutors, recordingExecutors } from './testing/recording-executors.js';
+import { DANGEROUS_SKILLS, validCallArbitrary } from '../testing/harness-arbitraries.js';
+import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
 
 let database: TestDatabase;
 let recorder: RecordingExecutors;

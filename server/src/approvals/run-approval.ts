@@ -3,8 +3,8 @@
 import { type Approval, findSkill, parseSkillArguments } from '@lumibase/shared';
 import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import type { AuditRepository } from '../store/ai/audit.store.js';
-import { type Failure, describeFailure } from './describe-failure.js';
-import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
+import { type Failure, describeFailure } from '../harness/describe-failure.js';
+import { type SkillExecutors, runSkillExecutor } from '../harness/skill-executors.js';
 
 export interface RunApprovalOptions {
   approval: Approval;
