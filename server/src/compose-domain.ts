@@ -19,12 +19,13 @@ export interface DomainOptions {
   logger: Logger;
   mongo: Connection;
   redis: RedisClientType;
-  /** Where relayed site events go; the server's socket layer or the workers' Redis emitter can take over later. */
-  publish?: (event: SiteEvent) => void;
+  /** Where relayed site events go: the server's sockets, or the workers' Redis emitter. */
+  publish: (event: SiteEvent) => void;
+  /** scrypt cost; unset is the hasher's production default. */
   scryptParameters?: { N: number; r: number; p: number };
 }
 
-export async function composeDomain({ config, logger, mongo, redis, publish = () => {}, scryptParameters }: DomainOptions) {
+export async function composeDomain({ config, logger, mongo, redis, publish, scryptParameters }: DomainOptions) {
   const eventLog = await createEventLog(mongo, { retentionDays: config.EVENT_RETENTION_DAYS });
   const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish, logger });
   const stores = await createStores(mongo, { relay });

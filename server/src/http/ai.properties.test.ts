@@ -22,7 +22,7 @@ beforeAll(async () => {
   server = await startTestServer(
     'ai-properties',
     { CHAT_RATE_LIMIT_PER_MINUTE: '10000' },
-    { copilot: { executors: (real) => countingExecutors(real, runs) } },
+    { executors: (real) => countingExecutors(real, runs) },
   );
   siteId = await server.createSite('Properties');
   otherSiteId = await server.createSite('Other properties');
