@@ -1,5 +1,4 @@
 // Everything under /api/v1: login, then authenticate → body → routes; site-scoped routes behind tenancy.
-import cookieParser from 'cookie-parser';
 import { Router } from 'express';
 import type { Services } from '../services/index.js';
 import { createLoginRouter, createSessionRouter } from './auth.router.js';
@@ -31,7 +30,6 @@ const SITE_SCOPED_PATHS = ['/members', '/collections', '/items'];
 export function createApiRouter({ services, studioOrigin, siteRouters = [] }: ApiRouterOptions): Router {
   const router = Router();
   const siteTenancy = tenancy({ access: services.access });
-  router.use(cookieParser());
   router.use(createLoginRouter({ auth: services.auth, jsonBody: jsonBody() }));
 
   router.use(authenticate({ auth: services.auth, studioOrigin }));

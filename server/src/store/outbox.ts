@@ -46,16 +46,8 @@ export interface OutboxRelayOptions {
 export class OutboxRelay {
   private readonly models = new Set<OwingModel>();
   private readonly inFlight = new Map<string, Promise<void>>();
-  private publishTo: (event: SiteEvent) => void;
 
-  constructor(private readonly options: OutboxRelayOptions) {
-    this.publishTo = options.publish;
-  }
-
-  /** The socket server exists after the stores; it takes over publishing once it is up. */
-  setPublisher(publish: (event: SiteEvent) => void): void {
-    this.publishTo = publish;
-  }
+  constructor(private readonly options: OutboxRelayOptions) {}
 
   /** Models whose leftovers `relayAll` looks for. */
   register(model: OwingModel): void {
@@ -109,7 +101,7 @@ export class OutboxRelay {
       });
       // Bookkeeping, not a change of the record: updatedAt stays as the change left it.
       await model.updateOne({ _id: document._id }, { $pull: { outbox: { eventId: entry.eventId } } }, { timestamps: false });
-      this.publishTo(event);
+      this.options.publish(event);
     }
     if (document.deletedAt) {
       await model.deleteOne({

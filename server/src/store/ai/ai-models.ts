@@ -29,7 +29,7 @@ const approvalSchema = new Schema(
     revision: { type: Number, required: true, default: 0 },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
-    /** approval-created / approval-decided events this approval owes (see realtime/outbox.ts). */
+    /** approval-created / approval-decided events this approval owes (see store/outbox.ts). */
     outbox: outboxFields.outbox,
   },
   { collection: 'ai_approvals', ...options },

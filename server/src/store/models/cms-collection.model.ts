@@ -13,7 +13,7 @@ const collectionSchema = new Schema(
     revision: { type: Number, required: true, default: 0 },
     /** The operation that created it, so a retried create can recognise its own earlier success. */
     operationId: { type: String },
-    /** Site events this record's last writes owe (see realtime/outbox.ts). */
+    /** Site events this record's last writes owe (see store/outbox.ts). */
     ...outboxFields,
   },
   { collection: 'cms_collections', timestamps: true, autoIndex: false, minimize: false },

@@ -14,7 +14,7 @@ const itemSchema = new Schema(
     data: { type: Schema.Types.Mixed, required: true, default: {} },
     /** Set by callers that may retry (the Copilot's approved skills): a retry finds the first insert. */
     operationId: { type: String },
-    /** Site events this record's last writes owe (see realtime/outbox.ts). */
+    /** Site events this record's last writes owe (see store/outbox.ts). */
     ...outboxFields,
   },
   { collection: 'cms_items', timestamps: true, autoIndex: false, minimize: false },
