@@ -10,7 +10,7 @@ import type { Domain } from './compose-domain.js';
 import type { Config } from './config.js';
 import { type SiteRouter, createApiRouter } from './http/api.router.js';
 import { createHttpApp } from './http/app.js';
-import type { DependencyCheck } from './http/health.router.js';
+import type { DependencyCheck } from './infrastructure/dependency-check.js';
 import type { Logger } from './logger.js';
 import { createSocketAuthenticator } from './realtime/authenticate-socket.js';
 import type { SocketServer } from './realtime/socket-server.js';

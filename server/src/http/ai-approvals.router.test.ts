@@ -22,7 +22,7 @@ import {
   requestApproval,
   runsOf,
   useAiServer,
-} from './ai-test-fixture.js';
+} from '../testing/ai-route-fixture.js';
 
 useAiServer('ai-approvals');
 

@@ -20,7 +20,7 @@ import {
   createPost,
   runsOf,
   useAiServer,
-} from './ai-test-fixture.js';
+} from '../testing/ai-route-fixture.js';
 
 useAiServer('ai-chat');
 

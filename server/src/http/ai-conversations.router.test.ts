@@ -17,7 +17,7 @@ import {
   get,
   decide,
   useAiServer,
-} from './ai-test-fixture.js';
+} from '../testing/ai-route-fixture.js';
 
 useAiServer('ai-conversations');
 

@@ -10,6 +10,7 @@ import {
   ValidationError,
 } from '@lumibase/shared';
 import type { NextFunction, Request, Response } from 'express';
+import { isRedisOutage } from '../infrastructure/redis-outage.js';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -27,12 +28,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
  * Redis refusing a command while it is down (the client fails fast: its offline queue is off) is an
  * outage, not a bug: 503, so sign-in and chat answer at once instead of hanging or failing with a 500.
  */
-const REDIS_OUTAGE_ERRORS = new Set(['ClientOfflineError', 'ClientClosedError', 'ConnectionTimeoutError', 'SocketClosedUnexpectedlyError']);
 function fromOutage(error: unknown): DomainError | undefined {
-  const name = (error as { constructor?: { name?: string } })?.constructor?.name;
-  return name && REDIS_OUTAGE_ERRORS.has(name)
-    ? new UnavailableError({ message: 'A backing service is unavailable; try again shortly' })
-    : undefined;
+  return isRedisOutage(error) ? new UnavailableError({ message: 'A backing service is unavailable; try again shortly' }) : undefined;
 }
 
 /** body-parser reports its own failures as errors with a `type`; they are the client's fault. */

@@ -3,8 +3,8 @@
 // and the requests the tests make. Each test file gets its own server (vitest evaluates this module per file).
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { SkillExecutionQueue } from '../approvals/skill-execution.queue.js';
-import { countingExecutors, type ExecutorRun } from '../testing/counting-executors.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { countingExecutors, type ExecutorRun } from './counting-executors.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 export type Member = { id: string; token: string };
 
