@@ -3,7 +3,6 @@ import { Router } from 'express';
 import type { Services } from '../services/index.js';
 import { createLoginRouter, createSessionRouter } from './auth.router.js';
 import { authenticate } from './authenticate.js';
-import { clientErrors } from './client-errors.js';
 import { createCollectionsRouter } from './collections.router.js';
 import { createItemsRouter } from './items.router.js';
 import { jsonBody } from './json-body.js';
@@ -44,6 +43,5 @@ export function createApiRouter({ services, studioOrigin, siteRouters = [] }: Ap
   router.use(createItemsRouter({ items: services.items }));
   for (const { path, router: siteRouter } of siteRouters) router.use(path, siteTenancy, siteRouter);
 
-  router.use(clientErrors);
   return router;
 }
