@@ -67,9 +67,9 @@ describe('ApprovalStore', () => {
       const created = await store.insert(pendingApproval());
       expect(await store.get(created.id)).toBeDefined();
       for (const id of ['', 'abc', 'zzzzzzzzzzzzzzzzzzzzzzzz', `${created.id}0`, '000000000000000000000000', '{"$gt":""}']) {
-        expect(await store.get(id)).toBeUndefined();
+        expect(await store.get(id)).toBeNull();
       }
-      expect(await approvalsOf(freshSiteId()).get(created.id)).toBeUndefined();
+      expect(await approvalsOf(freshSiteId()).get(created.id)).toBeNull();
     });
   });
 
@@ -109,9 +109,9 @@ describe('ApprovalStore', () => {
       const { id } = await store.insert(pendingApproval());
       const at = new Date('2025-02-02T00:00:00.000Z');
       const decidedBy = { id: 'u2', name: 'Grace' };
-      expect(await approvalsOf(freshSiteId()).transition(id, { from: 'pending', to: 'rejected', at })).toBeUndefined();
-      expect(await store.transition(id, { from: 'executing', to: 'approved', at })).toBeUndefined();
-      expect(await store.transition('nope', { from: 'pending', to: 'executing', at })).toBeUndefined();
+      expect(await approvalsOf(freshSiteId()).transition(id, { from: 'pending', to: 'rejected', at })).toBeNull();
+      expect(await store.transition(id, { from: 'executing', to: 'approved', at })).toBeNull();
+      expect(await store.transition('nope', { from: 'pending', to: 'executing', at })).toBeNull();
 
       const executing = await store.transition(id, {
         from: 'pending',

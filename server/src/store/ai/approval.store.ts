@@ -42,10 +42,10 @@ export interface ApprovalTransition {
 export interface ApprovalRepository {
   readonly siteId: string;
   insert(approval: NewApproval): Promise<Approval>;
-  get(id: string): Promise<Approval | undefined>;
+  get(id: string): Promise<Approval | null>;
   list(options?: { status?: ApprovalStatus; limit?: number }): Promise<Approval[]>;
   count(options?: { status?: ApprovalStatus }): Promise<number>;
-  transition(id: string, transition: ApprovalTransition): Promise<Approval | undefined>;
+  transition(id: string, transition: ApprovalTransition): Promise<Approval | null>;
 }
 
 function toApproval(document: ApprovalDocument): Approval {
@@ -103,11 +103,11 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
   }
 
   /** Absent when the id is malformed, unknown, or another site's: callers cannot tell which. */
-  async get(id: string): Promise<Approval | undefined> {
+  async get(id: string): Promise<Approval | null> {
     const _id = parseObjectId(id);
-    if (!_id) return undefined;
+    if (!_id) return null;
     const document = await this.models.approvals.findOne(this.scoped({ _id })).lean<ApprovalDocument>();
-    return document ? toApproval(document) : undefined;
+    return document ? toApproval(document) : null;
   }
 
   /** Newest first (ties by id), at most 100. */
@@ -127,15 +127,15 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
   /**
    * Compare-and-set: applies the change only if the approval is in this site and in `from`, in
    * one atomic findAndModify, so of two concurrent transitions from the same state one wins and
-   * the other gets undefined. The same write records the `approval-decided` event it owes, with
+   * the other gets null. The same write records the `approval-decided` event it owes, with
    * the approval as it will be: computed from the revision read, which the write requires unchanged.
    */
-  async transition(id: string, transition: ApprovalTransition): Promise<Approval | undefined> {
+  async transition(id: string, transition: ApprovalTransition): Promise<Approval | null> {
     const _id = parseObjectId(id);
-    if (!_id) return undefined;
+    if (!_id) return null;
     for (let attempt = 0; attempt < MAX_TRANSITION_ATTEMPTS; attempt++) {
       const current = await this.models.approvals.findOne(this.scoped({ _id, status: transition.from })).lean<ApprovalDocument>();
-      if (!current) return undefined;
+      if (!current) return null;
       const next = applyTransition(toApproval(current), transition);
       const update = this.transitionUpdate(transition);
       update.$inc = { ...(update.$inc as object | undefined), revision: 1 };
@@ -149,7 +149,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       }
       // Another transition from the same state won, or something else moved the revision: read again.
     }
-    return undefined;
+    return null;
   }
 
   private transitionUpdate(transition: ApprovalTransition): Record<string, unknown> {

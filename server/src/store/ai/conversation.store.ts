@@ -31,7 +31,7 @@ export type NewConversationMessage = Omit<ConversationMessage, 'id' | 'conversat
 export interface ConversationRepository {
   readonly siteId: string;
   create(conversation: { userId: string; title: string; at: Date }): Promise<Conversation>;
-  get(id: string): Promise<Conversation | undefined>;
+  get(id: string): Promise<Conversation | null>;
   listForUser(userId: string, options?: { limit?: number; offset?: number }): Promise<Conversation[]>;
   countForUser(userId: string): Promise<number>;
   /** Deletes the conversation and its messages; false when it is not in this site. */
@@ -74,11 +74,11 @@ export class ConversationStore extends SiteScopedStore implements ConversationRe
     return { id: created!._id.toHexString(), siteId: this.siteId, ...fields };
   }
 
-  async get(id: string): Promise<Conversation | undefined> {
+  async get(id: string): Promise<Conversation | null> {
     const _id = parseObjectId(id);
-    if (!_id) return undefined;
+    if (!_id) return null;
     const document = await this.models.conversations.findOne(this.scoped({ _id })).lean<ConversationDocument>();
-    return document ? toConversation(document) : undefined;
+    return document ? toConversation(document) : null;
   }
 
   async listForUser(userId: string, { limit = 25, offset = 0 }: { limit?: number; offset?: number } = {}): Promise<Conversation[]> {
