@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import type { Approval } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewApproval } from './approval.store.js';
 import { APPROVAL_LIST_LIMIT } from './approval.store.js';
-import { approvalArbitrary } from '../../testing/ai-arbitraries.js';
+import { approvalArbitrary, pendingApproval } from '../../testing/ai-arbitraries.js';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/ai-test-database.js';
 
 let database: TestDatabase;
@@ -13,21 +12,6 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 const approvalsOf = (siteId: string) => database.stores.forSite(siteId).approvals;
-
-function pendingApproval(overrides: Partial<NewApproval> = {}): NewApproval {
-  const at = new Date('2025-01-01T00:00:00.000Z');
-  return {
-    skillName: 'deleteCollection',
-    arguments: { name: 'posts' },
-    context: { message: 'delete collection posts' },
-    status: 'pending',
-    requestedBy: { id: 'u1', name: 'Ada' },
-    attempts: 0,
-    createdAt: at,
-    updatedAt: at,
-    ...overrides,
-  };
-}
 
 describe('ApprovalStore', () => {
   describe('property 15: round trip', () => {
