@@ -5,8 +5,8 @@ import type { Connection } from 'mongoose';
 import type { RedisClientType } from 'redis';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { createEventLog } from './realtime/event-log.js';
-import { OutboxRelay } from './realtime/outbox.js';
+import { createEventLog } from './store/event-log.js';
+import { OutboxRelay } from './store/outbox.js';
 import { PasswordHasher } from './security/password-hasher.js';
 import { createServices } from './services/index.js';
 import { DomainEvents } from './services/domain-events.js';
@@ -19,12 +19,13 @@ export interface DomainOptions {
   logger: Logger;
   mongo: Connection;
   redis: RedisClientType;
-  /** Where relayed site events go; the server's socket layer or the workers' Redis emitter can take over later. */
-  publish?: (event: SiteEvent) => void;
+  /** Where relayed site events go: the server's sockets, or the workers' Redis emitter. */
+  publish: (event: SiteEvent) => void;
+  /** scrypt cost; unset is the hasher's production default. */
   scryptParameters?: { N: number; r: number; p: number };
 }
 
-export async function composeDomain({ config, logger, mongo, redis, publish = () => {}, scryptParameters }: DomainOptions) {
+export async function composeDomain({ config, logger, mongo, redis, publish, scryptParameters }: DomainOptions) {
   const eventLog = await createEventLog(mongo, { retentionDays: config.EVENT_RETENTION_DAYS });
   const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish, logger });
   const stores = await createStores(mongo, { relay });

@@ -1,91 +1,52 @@
-// The server's object graph: domain (stores → services → executors) → Copilot → HTTP → sockets.
-// Called by main.ts, the all-in-one entry and route tests.
+// The API's object graph over a composed domain: Copilot (gate, decider over the skill-execution queue) → HTTP → sockets.
+// start-server.ts (the API process's composition root) and route tests build it from the same pieces.
 import type { Server as HttpServer } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { Connection } from 'mongoose';
 import type { RedisClientType } from 'redis';
-import { type CopilotOverrides, composeCopilot } from './compose-copilot.js';
-import { composeDomain } from './compose-domain.js';
+import { QueuedApprovalExecutor } from './approvals/queued-approval-executor.js';
+import type { SkillExecutionQueue } from './approvals/skill-execution.queue.js';
+import { composeCopilot } from './compose-copilot.js';
+import type { Domain } from './compose-domain.js';
 import type { Config } from './config.js';
 import { type SiteRouter, createApiRouter } from './http/api.router.js';
 import { createHttpApp } from './http/app.js';
-import type { DependencyCheck } from './http/health.router.js';
+import type { DependencyCheck } from './infrastructure/dependency-check.js';
 import type { Logger } from './logger.js';
-import { QueuedApprovalExecutor } from './queue/queued-approval-executor.js';
-import { createSkillExecutionQueue, type SkillExecutionQueue } from './queue/skill-execution.queue.js';
 import { createSocketAuthenticator } from './realtime/authenticate-socket.js';
-import { createSocketServer, type SocketServer } from './realtime/socket-server.js';
+import type { SocketServer } from './realtime/socket-server.js';
 import { bootstrapSuperadmin, createDemoSite } from './services/index.js';
 
-export interface ServerInfrastructure {
+export interface ComposeServerOptions {
   config: Config;
   logger: Logger;
-  /** mongoose connection to the app's database. */
-  mongo: Connection;
-  /** node-redis client (rate limits, socket.io adapter). */
+  /** node-redis client (rate limits). */
   redis: RedisClientType;
+  domain: Domain;
+  /** Where decisions send approved skills; the workers run them. */
+  queue: SkillExecutionQueue;
   dependencies: DependencyCheck[];
   studio?: RequestHandler;
-  /** With an HTTP server, socket.io is attached to it and relayed events are pushed to the sites' sockets. */
-  httpServer?: HttpServer;
-  /** With a Redis URL, approved skills run on the BullMQ workers; without one (route tests) they run inline. */
-  redisUrl?: string;
-  /**
-   * scrypt cost parameters; production leaves it unset (the hasher's default). Tests lower N,
-   * since a suite that signs in hundreds of times would otherwise spend minutes hashing.
-   */
-  scryptParameters?: { N: number; r: number; p: number };
-  /** Tests replace the Copilot's planner, executors or approval executor here; production leaves it unset. */
-  copilot?: CopilotOverrides;
+  /** socket.io, served on `httpServer` next to the app; the domain's relay already publishes through it. */
+  sockets?: { server: SocketServer; httpServer: HttpServer };
 }
 
-export async function composeServer(infrastructure: ServerInfrastructure) {
-  const { config, logger, mongo, redis, dependencies, studio, httpServer, redisUrl } = infrastructure;
-  const domain = await composeDomain({
-    config,
-    logger,
-    mongo,
-    redis,
-    ...(infrastructure.scryptParameters ? { scryptParameters: infrastructure.scryptParameters } : {}),
-  });
+export async function composeServer({ config, logger, redis, domain, queue, dependencies, studio, sockets }: ComposeServerOptions) {
   const { stores, services, hasher } = domain;
   await bootstrapSuperadmin({ users: stores.users, hasher, email: config.LUMIBASE_ADMIN_EMAIL, password: config.LUMIBASE_ADMIN_PASSWORD });
 
-  const queue: SkillExecutionQueue | undefined = redisUrl
-    ? createSkillExecutionQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger })
-    : undefined;
-  const approvalExecutor = queue
-    ? new QueuedApprovalExecutor({ queue, stores: domain.aiStores, waitMs: config.DECIDE_WAIT_MS, logger })
-    : undefined;
+  const approvalExecutor = new QueuedApprovalExecutor({ queue, stores: domain.aiStores, waitMs: config.DECIDE_WAIT_MS, logger });
   // The Copilot's routers (`/ai`) join here, built over the domain, and act in the X-Site-Id site.
-  const copilot = await composeCopilot({
-    config,
-    logger,
-    redis,
-    domain,
-    ...(approvalExecutor ? { approvalExecutor } : {}),
-    ...(infrastructure.copilot ? { overrides: infrastructure.copilot } : {}),
-  });
+  const copilot = await composeCopilot({ config, logger, redis, domain, approvalExecutor });
   const siteRouters: SiteRouter[] = [copilot.siteRouter];
   const api = createApiRouter({ services, studioOrigin: config.STUDIO_ORIGIN, siteRouters });
   const app = createHttpApp({ logger, dependencies, api, ...(studio ? { studio } : {}) });
 
-  let sockets: SocketServer | undefined;
-  if (httpServer) {
-    // The app must be the server's request listener before socket.io attaches: socket.io then takes
-    // /socket.io/ requests and hands every other one to the app (otherwise both would answer them).
+  if (sockets) {
+    const { server, httpServer } = sockets;
     httpServer.on('request', app);
-    sockets = await createSocketServer({
-      httpServer,
-      logger,
-      authenticate: createSocketAuthenticator(services),
-      eventLog: domain.eventLog.forSite,
-      redis,
-    });
-    domain.relay.setPublisher(sockets.publish);
-    const live = sockets;
-    services.events.on('session-revoked', ({ sessionId }) => live.disconnectSession(sessionId));
-    services.events.on('membership-removed', ({ siteId, userId }) => live.disconnectMember(siteId, userId));
+    server.serve({ httpServer, authenticate: createSocketAuthenticator(services), eventLog: domain.eventLog.forSite });
+    services.events.on('session-revoked', ({ sessionId }) => server.disconnectSession(sessionId));
+    services.events.on('membership-removed', ({ siteId, userId }) => server.disconnectMember(siteId, userId));
   }
 
   return {
@@ -94,12 +55,9 @@ export async function composeServer(infrastructure: ServerInfrastructure) {
     stores,
     services,
     copilot,
-    sockets,
     /** The all-in-one entry calls this when LUMIBASE_DEMO is true; it does nothing unless the database has no site. */
     createDemoSite: () => createDemoSite({ services, stores }),
-    async close(): Promise<void> {
-      await sockets?.close();
-      await queue?.close();
-    },
   };
 }
+
+export type ComposedServer = Awaited<ReturnType<typeof composeServer>>;

@@ -7,6 +7,9 @@ const booleanFlag = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** The language-model providers LLM_PROVIDER names (llm/create-planner.ts says what each needs). */
+export const LLM_PROVIDERS = ['echo', 'openai', 'anthropic', 'gemini', 'workers-ai'] as const;
+
 interface Setting {
   schema: z.ZodType;
   /** What the variable accepts, in words: printed when a value is refused. */
@@ -73,8 +76,8 @@ export const SETTINGS = {
     description: 'Prefix of BullMQ keys in Redis',
   },
   LLM_PROVIDER: {
-    schema: z.enum(['echo', 'openai', 'anthropic', 'gemini', 'workers-ai']).default('echo'),
-    accepts: 'one of echo, openai, anthropic, gemini, workers-ai',
+    schema: z.enum(LLM_PROVIDERS).default('echo'),
+    accepts: `one of ${LLM_PROVIDERS.join(', ')}`,
     default: 'echo',
     description: 'Language model behind the Copilot (echo when its credentials are missing)',
   },

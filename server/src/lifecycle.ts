@@ -1,18 +1,16 @@
 // Graceful shutdown: on SIGTERM/SIGINT run the stop steps once, in order, within a bound, then exit.
+import { isRedisOutage } from './infrastructure/redis-outage.js';
 import type { Logger } from './logger.js';
 
 const SHUTDOWN_BOUND_MS = 15_000;
-
-/** Commands a Redis client still held when it was closed: expected while shutting down or during an outage. */
-const REDIS_CLIENT_DROPPED = new Set(['DisconnectsClientError', 'ClientClosedError', 'ClientOfflineError']);
 
 export function stopOnSignals({ logger, stop }: { logger: Logger; stop: () => Promise<void> }): void {
   let stopping = false;
   // A library promise nobody awaits (a Redis command flushed by a disconnect) must not take the process down.
   process.on('unhandledRejection', (reason: unknown) => {
-    const name = (reason as { constructor?: { name?: string } })?.constructor?.name ?? '';
-    if (REDIS_CLIENT_DROPPED.has(name)) {
-      logger.warn({ reason: (reason as Error).message, error: name }, 'a Redis command was dropped');
+    // Commands a Redis client still held when it was closed: expected while shutting down or during an outage.
+    if (isRedisOutage(reason)) {
+      logger.warn({ reason: reason.message, error: reason.constructor.name }, 'a Redis command was dropped');
       return;
     }
     logger.fatal({ err: reason }, 'unhandled rejection');

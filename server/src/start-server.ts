@@ -1,16 +1,20 @@
-// Starts the HTTP server (API, health, sockets, Studio) on the configured port over already-connected infrastructure.
+// Composition root of the API process: sockets → domain (its relay publishes through them) → skill-execution
+// queue → Copilot → HTTP, on the configured port over already-connected infrastructure.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
-import { composeServer } from './compose-server.js';
+import { createSkillExecutionQueue } from './approvals/skill-execution.queue.js';
+import { type ComposedServer, composeServer } from './compose-server.js';
+import { composeDomain } from './compose-domain.js';
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure/start-infrastructure.js';
 import type { Logger } from './logger.js';
+import { createSocketServer } from './realtime/socket-server.js';
 
 export interface RunningServer {
   httpServer: Server;
   url: string;
-  composed: Awaited<ReturnType<typeof composeServer>>;
+  composed: ComposedServer;
   stop(): Promise<void>;
 }
 
@@ -25,16 +29,19 @@ export async function startServer({
   infrastructure: Infrastructure;
   studio?: RequestHandler;
 }): Promise<RunningServer> {
-  // The HTTP server comes first: socket.io attaches to it while the graph is composed.
+  const { mongo, redis, redisUrl, dependencies } = infrastructure;
   const httpServer = createServer();
+  const sockets = await createSocketServer({ logger, redis });
+  const domain = await composeDomain({ config, logger, mongo, redis, publish: sockets.publish });
+  const queue = createSkillExecutionQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const composed = await composeServer({
     config,
     logger,
-    mongo: infrastructure.mongo,
-    redis: infrastructure.redis,
-    redisUrl: infrastructure.redisUrl,
-    dependencies: infrastructure.dependencies,
-    httpServer,
+    redis,
+    domain,
+    queue,
+    dependencies,
+    sockets: { server: sockets, httpServer },
     ...(studio ? { studio } : {}),
   });
   await new Promise<void>((listening, fail) => {
@@ -50,7 +57,8 @@ export async function startServer({
     composed,
     async stop() {
       const closed = new Promise<void>((done) => httpServer.close(() => done()));
-      await composed.close();
+      await sockets.close();
+      await queue.close();
       httpServer.closeAllConnections();
       await closed;
     },

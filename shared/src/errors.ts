@@ -96,12 +96,12 @@ export class UnavailableError extends DomainError {
  */
 export function detailsFromZodIssues(
   issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; keys?: readonly string[] }>,
-  prefix: readonly PropertyKey[] = [],
+  { unknownKey = 'Unknown field' }: { unknownKey?: string } = {},
 ): ErrorDetail[] {
-  const dotted = (path: readonly PropertyKey[]) => [...prefix, ...path].map(String).join('.');
+  const dotted = (path: readonly PropertyKey[]) => path.map(String).join('.');
   return issues.flatMap((issue) =>
     issue.keys && issue.keys.length > 0
-      ? issue.keys.map((key) => ({ path: dotted([...issue.path, key]), message: 'Unknown field' }))
+      ? issue.keys.map((key) => ({ path: dotted([...issue.path, key]), message: unknownKey }))
       : [{ path: dotted(issue.path), message: issue.message }],
   );
 }

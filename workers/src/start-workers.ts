@@ -7,15 +7,14 @@ import {
   composeDomain,
   type Domain,
   createSkillExecutionQueue,
+  createSkillExecutionWorker,
   type Infrastructure,
   type Logger,
   Reconciler,
   SITE_EVENT_CHANNEL,
 } from '@lumibase/server/core';
 import { Emitter } from '@socket.io/redis-emitter';
-import { Worker } from 'bullmq';
-import { Redis } from 'ioredis';
-import { createSkillExecutionProcessor } from './skill-execution.processor.js';
+import type { Worker } from 'bullmq';
 
 export interface RunningWorkers {
   worker: Worker;
@@ -36,9 +35,6 @@ function withFaultDelay(executors: Domain['executors'], delayMs: number): Domain
   }
   return delayed as Domain['executors'];
 }
-
-/** How long a stopping worker lets its running job finish before closing anyway. */
-const STOP_BOUND_MS = 10_000;
 
 export async function startWorkers({
   config,
@@ -62,20 +58,14 @@ export async function startWorkers({
     reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
   });
 
-  // BullMQ requires maxRetriesPerRequest: null on the connection its worker blocks on.
-  const connection = new Redis(infrastructure.redisUrl, { maxRetriesPerRequest: null });
-  connection.on('error', (error: Error) => logger.warn({ reason: error.message }, 'worker redis connection error'));
-  const worker = new Worker(SKILL_EXECUTION_QUEUE, createSkillExecutionProcessor({ runner, logger }), {
-    connection,
+  const skillExecution = createSkillExecutionWorker({
+    redisUrl: infrastructure.redisUrl,
     prefix: config.QUEUE_PREFIX,
+    runner,
+    logger,
     concurrency: config.WORKER_CONCURRENCY,
-    lockDuration: config.JOB_LOCK_MS,
-    stalledInterval: config.JOB_LOCK_MS,
+    lockMs: config.JOB_LOCK_MS,
   });
-  worker.on('error', (error: Error) => logger.warn({ reason: error.message }, 'worker error'));
-  worker.on('failed', (job, error) =>
-    logger.warn({ jobId: job?.id, reason: error.message, attemptsMade: job?.attemptsMade }, 'skill-execution job failed'),
-  );
 
   const queue = createSkillExecutionQueue({ redisUrl: infrastructure.redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const reconciler = new Reconciler({ relay: domain.relay, approvals: domain.aiStores.models.approvals, queue, logger });
@@ -83,14 +73,12 @@ export async function startWorkers({
   logger.info({ queue: SKILL_EXECUTION_QUEUE, prefix: config.QUEUE_PREFIX, concurrency: config.WORKER_CONCURRENCY }, 'workers started');
 
   return {
-    worker,
+    worker: skillExecution.worker,
     reconciler,
     async stop() {
       await reconciler.stop();
-      // Stop taking jobs and let the running one finish, within a bound.
-      await Promise.race([worker.close(), new Promise((done) => setTimeout(done, STOP_BOUND_MS))]);
+      await skillExecution.close();
       await queue.close();
-      connection.disconnect();
       if (emitterClient.isReady) await emitterClient.quit().catch(() => emitterClient.destroy());
       else emitterClient.destroy();
     },

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { APPROVAL_STATUSES, type CapabilityHolder, SKILL_NAMES, type SkillOutcome, WILDCARD, isDangerous } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../store/ai/testing/test-database.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 import { AISecureHarness, type HarnessContext } from './ai-secure-harness.js';
 import {
   DANGEROUS_SKILLS,
@@ -14,8 +14,8 @@ import {
   messageArbitrary,
   unknownNameArbitrary,
   validCallArbitrary,
-} from './testing/arbitraries.js';
-import { type RecordingExecutors, recordingExecutors } from './testing/recording-executors.js';
+} from '../testing/harness-arbitraries.js';
+import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
 
 const RUNS = { numRuns: 100 };
 

@@ -1,9 +1,9 @@
 // The harness's answers in examples: what each outcome says, and what it leaves behind.
 import { CAPABILITIES, SKILL_NAMES, ValidationError, WILDCARD } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../store/ai/testing/test-database.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 import { AISecureHarness, type HarnessActor, type HarnessContext } from './ai-secure-harness.js';
-import { type RecordingExecutors, recordingExecutors } from './testing/recording-executors.js';
+import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
 
 let database: TestDatabase;
 let recorder: RecordingExecutors;

@@ -1,4 +1,4 @@
-// The seam between the harness and the code that performs skills (phase 2: over the CMS services).
+// The seam between the harness and the code that performs skills (skills/, over the CMS services).
 import type { ActorRef, SkillArguments, SkillName } from '@lumibase/shared';
 
 export interface SkillExecutionContext {

@@ -1,10 +1,8 @@
 // Everything under /api/v1: login, then authenticate → body → routes; site-scoped routes behind tenancy.
-import cookieParser from 'cookie-parser';
 import { Router } from 'express';
 import type { Services } from '../services/index.js';
 import { createLoginRouter, createSessionRouter } from './auth.router.js';
 import { authenticate } from './authenticate.js';
-import { clientErrors } from './client-errors.js';
 import { createCollectionsRouter } from './collections.router.js';
 import { createItemsRouter } from './items.router.js';
 import { jsonBody } from './json-body.js';
@@ -31,7 +29,6 @@ const SITE_SCOPED_PATHS = ['/members', '/collections', '/items'];
 export function createApiRouter({ services, studioOrigin, siteRouters = [] }: ApiRouterOptions): Router {
   const router = Router();
   const siteTenancy = tenancy({ access: services.access });
-  router.use(cookieParser());
   router.use(createLoginRouter({ auth: services.auth, jsonBody: jsonBody() }));
 
   router.use(authenticate({ auth: services.auth, studioOrigin }));
@@ -46,6 +43,5 @@ export function createApiRouter({ services, studioOrigin, siteRouters = [] }: Ap
   router.use(createItemsRouter({ items: services.items }));
   for (const { path, router: siteRouter } of siteRouters) router.use(path, siteTenancy, siteRouter);
 
-  router.use(clientErrors);
   return router;
 }

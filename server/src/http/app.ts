@@ -2,7 +2,8 @@
 import express, { type RequestHandler, type Router } from 'express';
 import type { Logger } from '../logger.js';
 import { errorMiddleware, notFoundHandler } from './error-middleware.js';
-import { createHealthRouter, type DependencyCheck } from './health.router.js';
+import type { DependencyCheck } from '../infrastructure/dependency-check.js';
+import { createHealthRouter } from './health.router.js';
 import { requestContext } from './request-context.js';
 
 export const JSON_BODY_LIMIT = '256kb';

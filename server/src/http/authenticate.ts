@@ -38,7 +38,7 @@ export function authenticate({ auth, studioOrigin }: AuthenticateOptions): Reque
       token = BEARER.exec(header)?.[1];
       method = 'bearer';
     } else {
-      token = readSessionCookie(request);
+      token = readSessionCookie(request.headers.cookie);
       method = 'cookie';
     }
     if (!token) throw new UnauthenticatedError();

@@ -1,4 +1,5 @@
-// The one place that turns errors into API.md's envelope: domain errors by class, the rest as 500 without details.
+// The one place that turns errors into API.md's envelope: domain errors by class, the client's mistakes as
+// 400/413, a Redis outage as 503, the rest as 500 without details.
 import {
   DomainError,
   type ErrorCode,
@@ -10,6 +11,7 @@ import {
   ValidationError,
 } from '@lumibase/shared';
 import type { NextFunction, Request, Response } from 'express';
+import { isRedisOutage } from '../infrastructure/redis-outage.js';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -27,22 +29,28 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
  * Redis refusing a command while it is down (the client fails fast: its offline queue is off) is an
  * outage, not a bug: 503, so sign-in and chat answer at once instead of hanging or failing with a 500.
  */
-const REDIS_OUTAGE_ERRORS = new Set(['ClientOfflineError', 'ClientClosedError', 'ConnectionTimeoutError', 'SocketClosedUnexpectedlyError']);
 function fromOutage(error: unknown): DomainError | undefined {
-  const name = (error as { constructor?: { name?: string } })?.constructor?.name;
-  return name && REDIS_OUTAGE_ERRORS.has(name)
-    ? new UnavailableError({ message: 'A backing service is unavailable; try again shortly' })
-    : undefined;
+  return isRedisOutage(error) ? new UnavailableError({ message: 'A backing service is unavailable; try again shortly' }) : undefined;
 }
 
-/** body-parser reports its own failures as errors with a `type`; they are the client's fault. */
-function fromBodyParser(error: unknown): DomainError | undefined {
-  const type = (error as { type?: unknown })?.type;
+/**
+ * body-parser and the router report the client's mistakes as http-errors with a 4xx `status`
+ * (malformed JSON, a gzip body that does not inflate, an aborted upload, a param that does not
+ * percent-decode). They are bad input, so they must answer 400/413, not fall through to a 500.
+ */
+function fromClientError(error: unknown): DomainError | undefined {
+  if (error instanceof URIError) return new ValidationError({ message: 'Malformed URL encoding' });
+  const { status, statusCode, type } = (typeof error === 'object' && error !== null ? error : {}) as {
+    status?: unknown;
+    statusCode?: unknown;
+    type?: unknown;
+  };
+  const code = status ?? statusCode;
+  if (typeof code !== 'number' || code < 400 || code > 499) return undefined;
+  if (code === 413) return new PayloadTooLargeError({ message: 'Request body too large' });
   if (type === 'entity.parse.failed') return new ValidationError({ message: 'Malformed JSON body' });
-  if (type === 'entity.too.large') return new PayloadTooLargeError({ message: 'Request body too large' });
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-    return new ValidationError({ message: 'Unsupported body encoding' });
-  return undefined;
+  if (code === 415) return new ValidationError({ message: 'Unsupported body encoding or charset' });
+  return new ValidationError({ message: 'Malformed request body' });
 }
 
 export function toEnvelope(error: DomainError, requestId: string): ErrorEnvelope {
@@ -58,7 +66,7 @@ export function toEnvelope(error: DomainError, requestId: string): ErrorEnvelope
 
 export function errorMiddleware(error: unknown, request: Request, response: Response, _next: NextFunction): void {
   const requestId = request.context?.requestId ?? 'unknown';
-  const domainError = error instanceof DomainError ? error : (fromBodyParser(error) ?? fromOutage(error));
+  const domainError = error instanceof DomainError ? error : (fromClientError(error) ?? fromOutage(error));
   if (domainError) {
     if (domainError instanceof RateLimitedError && domainError.retryAfterSeconds !== undefined) {
       response.setHeader('Retry-After', String(domainError.retryAfterSeconds));

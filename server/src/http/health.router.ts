@@ -1,11 +1,6 @@
 // Liveness (/healthz) and readiness (/readyz: every dependency answers) probes.
 import { Router } from 'express';
-
-export interface DependencyCheck {
-  name: string;
-  /** Resolves when the dependency answers; rejects (or times out) otherwise. */
-  check(): Promise<unknown>;
-}
+import type { DependencyCheck } from '../infrastructure/dependency-check.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 

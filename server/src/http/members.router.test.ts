@@ -1,7 +1,7 @@
 // PUT/DELETE /members/:userId and GET /members over HTTP.
 import { MemberListResponse, MemberResponse } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, startTestServer, type TestServer, withoutRequestId } from './test-server.js';
+import { ADMIN_EMAIL, startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
 
 let server: TestServer;
 let siteId: string;

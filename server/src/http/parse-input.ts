@@ -10,8 +10,7 @@ import type { z } from 'zod';
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: 'body' | 'query' | 'params'): z.output<T> {
   const result = schema.safeParse(value);
   if (!result.success) {
-    const details = detailsFromZodIssues(result.error.issues as Parameters<typeof detailsFromZodIssues>[0]);
-    throw new ValidationError({ message: `Invalid request ${where}`, details });
+    throw new ValidationError({ message: `Invalid request ${where}`, details: detailsFromZodIssues(result.error.issues) });
   }
   return result.data;
 }

@@ -1,4 +1,5 @@
 // The Studio's session cookie: httpOnly (no script reads it) and SameSite=Lax (no cross-site POST carries it).
+import { parse } from 'cookie';
 import type { Request, Response } from 'express';
 
 export const SESSION_COOKIE = 'lumibase_session';
@@ -11,7 +12,8 @@ export function clearSessionCookie(request: Request, response: Response): void {
   response.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: request.secure, path: '/' });
 }
 
-export function readSessionCookie(request: Request): string | undefined {
-  const value = (request.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
+/** The session token in a Cookie header (a request's, or a socket handshake's). */
+export function readSessionCookie(cookieHeader: string | undefined): string | undefined {
+  const value = cookieHeader ? parse(cookieHeader)[SESSION_COOKIE] : undefined;
+  return value ? value : undefined;
 }

@@ -1,7 +1,7 @@
 // POST /sites and GET /sites over HTTP.
 import { SiteListResponse, SiteResponse } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './test-server.js';
+import { startTestServer, type TestServer } from '../testing/test-server.js';
 
 let server: TestServer;
 

@@ -1,6 +1,6 @@
 // X-Site-Id over HTTP: missing → 400; malformed, unknown or not a member → one 403; a superadmin is in every site.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, withoutRequestId } from './test-server.js';
+import { startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
 
 let server: TestServer;
 let siteA: string;

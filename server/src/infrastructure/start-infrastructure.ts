@@ -2,7 +2,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import { createClient, type RedisClientType } from 'redis';
 import type { Config } from '../config.js';
-import type { DependencyCheck } from '../http/health.router.js';
+import type { DependencyCheck } from './dependency-check.js';
 import type { Logger } from '../logger.js';
 import { resolveMongo } from './resolve-mongo.js';
 import { resolveRedis } from './resolve-redis.js';

@@ -1,7 +1,8 @@
 // The one interface every language-model provider implements: messages and tools in, text and tool calls out.
 import type { ToolSpec } from '@lumibase/shared';
 
-export const LLM_PROVIDERS = ['echo', 'openai', 'anthropic', 'gemini', 'workers-ai'] as const;
+import type { LLM_PROVIDERS } from '../config.js';
+
 export type LlmProvider = (typeof LLM_PROVIDERS)[number];
 
 export type PlannerRole = 'system' | 'user' | 'assistant' | 'tool';

@@ -3,8 +3,8 @@ import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { EventLogStore } from './event-log.store.js';
-import { registerSiteEventModels, type SiteEventModels } from './site-event.model.js';
+import { EventLogStore } from '../store/event-log.store.js';
+import { registerSiteEventModels, type SiteEventModels } from '../store/models/site-event.model.js';
 import { SocketEventStream } from './socket-event-stream.js';
 
 let database: TestDatabase;

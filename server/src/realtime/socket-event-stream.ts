@@ -1,7 +1,7 @@
 // One socket's view of its site's events: replay from lastSeq, then live ones, in seq order, no gap, no duplicate.
 import type { ServerToClientEvents, SiteEvent } from '@lumibase/shared';
 import type { Logger } from '../logger.js';
-import type { EventLogStore } from './event-log.store.js';
+import type { EventLogStore } from '../store/event-log.store.js';
 
 export interface EventSink {
   emit<Name extends keyof ServerToClientEvents>(name: Name, ...payload: Parameters<ServerToClientEvents[Name]>): unknown;

@@ -6,13 +6,14 @@ import {
   DomainError,
   ErrorCode,
   type ServerToClientEvents,
+  type SiteEvent,
   parseSiteEvent,
   SocketHandshakeAuth,
 } from '@lumibase/shared';
 import type { RedisClientType } from 'redis';
 import { Server, type Socket } from 'socket.io';
 import type { Logger } from '../logger.js';
-import type { EventLogStore } from './event-log.store.js';
+import type { EventLogStore } from '../store/event-log.store.js';
 import { SiteStreams } from './site-streams.js';
 import { SocketEventStream } from './socket-event-stream.js';
 
@@ -41,12 +42,15 @@ export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 export const memberRoom = (siteId: string, userId: string) => `member:${siteId}:${userId}`;
 
 export interface SocketServerOptions {
-  httpServer: HttpServer;
   logger: Logger;
-  authenticate: AuthenticateSocket;
-  eventLog: (siteId: string) => EventLogStore;
   /** With Redis, N server processes share rooms and receive each other's (and the workers') site events. */
   redis?: RedisClientType;
+}
+
+export interface ServeSocketsOptions {
+  httpServer: HttpServer;
+  authenticate: AuthenticateSocket;
+  eventLog: (siteId: string) => EventLogStore;
 }
 
 function handshakeError(error: unknown): Error {
@@ -54,8 +58,12 @@ function handshakeError(error: unknown): Error {
   return new Error(code);
 }
 
-export async function createSocketServer({ httpServer, logger, authenticate, eventLog, redis }: SocketServerOptions) {
-  const io: LumiSocketServer = new Server(httpServer, { path: '/socket.io', serveClient: false });
+/**
+ * Built before the domain, since the outbox relay publishes through it; `serve` then attaches it to
+ * the HTTP server with the handshake's authentication once the services exist.
+ */
+export async function createSocketServer({ logger, redis }: SocketServerOptions) {
+  const io: LumiSocketServer = new Server({ path: '/socket.io', serveClient: false });
   let subscriber: RedisClientType | undefined;
   let publisher: RedisClientType | undefined;
   if (redis) {
@@ -73,43 +81,7 @@ export async function createSocketServer({ httpServer, logger, authenticate, eve
     io.adapter(createAdapter(publisher, subscriber));
   }
   const streams = new SiteStreams();
-
-  io.use(async (socket, next) => {
-    const parsed = SocketHandshakeAuth.safeParse(socket.handshake.auth);
-    if (!parsed.success) {
-      const hasCredentials = Boolean(socket.handshake.auth?.token || socket.handshake.headers.cookie);
-      return next(new Error(hasCredentials ? 'FORBIDDEN' : 'UNAUTHENTICATED'));
-    }
-    try {
-      const { token, siteId, lastSeq } = parsed.data;
-      const identity = await authenticate({
-        siteId,
-        ...(token ? { token } : {}),
-        ...(socket.handshake.headers.cookie ? { cookieHeader: socket.handshake.headers.cookie } : {}),
-      });
-      socket.data.identity = identity;
-      if (lastSeq !== undefined) socket.data.lastSeq = lastSeq;
-      next();
-    } catch (error) {
-      if (!(error instanceof DomainError)) logger.error({ err: error }, 'socket handshake failed');
-      next(handshakeError(error));
-    }
-  });
-
-  io.on('connection', (socket: Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>) => {
-    const { identity, lastSeq } = socket.data;
-    void socket.join([siteRoom(identity.siteId), sessionRoom(identity.sessionId), memberRoom(identity.siteId, identity.userId)]);
-    const stream = new SocketEventStream(socket, eventLog(identity.siteId), logger);
-    const remove = streams.add(identity.siteId, stream);
-    void stream.start(lastSeq);
-    // An expired session must not keep a live socket.
-    const untilExpiry = Math.max(0, identity.sessionExpiresAt.getTime() - Date.now());
-    const expiry = setTimeout(() => socket.disconnect(true), Math.min(untilExpiry, 2 ** 31 - 1));
-    socket.on('disconnect', () => {
-      clearTimeout(expiry);
-      remove();
-    });
-  });
+  let served = false;
 
   io.on(SITE_EVENT_CHANNEL as never, (raw: unknown) => {
     const event = parseSiteEvent(raw);
@@ -121,9 +93,54 @@ export async function createSocketServer({ httpServer, logger, authenticate, eve
     io,
     streams,
     /** Hands a site event to this process's sockets and, through the adapter, to every other server's. */
-    publish(event: import('@lumibase/shared').SiteEvent): void {
+    publish(event: SiteEvent): void {
       streams.deliver(event);
       if (redis) io.serverSideEmit(SITE_EVENT_CHANNEL as never, event as never);
+    },
+    /**
+     * Authenticates handshakes, joins sockets to their rooms and streams their site's events. The app
+     * must already be the server's request listener: socket.io then takes /socket.io/ requests and
+     * hands every other one to the app (otherwise both would answer them).
+     */
+    serve({ httpServer, authenticate, eventLog }: ServeSocketsOptions): void {
+      io.use(async (socket, next) => {
+        const parsed = SocketHandshakeAuth.safeParse(socket.handshake.auth);
+        if (!parsed.success) {
+          const hasCredentials = Boolean(socket.handshake.auth?.token || socket.handshake.headers.cookie);
+          return next(new Error(hasCredentials ? 'FORBIDDEN' : 'UNAUTHENTICATED'));
+        }
+        try {
+          const { token, siteId, lastSeq } = parsed.data;
+          const identity = await authenticate({
+            siteId,
+            ...(token ? { token } : {}),
+            ...(socket.handshake.headers.cookie ? { cookieHeader: socket.handshake.headers.cookie } : {}),
+          });
+          socket.data.identity = identity;
+          if (lastSeq !== undefined) socket.data.lastSeq = lastSeq;
+          next();
+        } catch (error) {
+          if (!(error instanceof DomainError)) logger.error({ err: error }, 'socket handshake failed');
+          next(handshakeError(error));
+        }
+      });
+
+      io.on('connection', (socket: Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>) => {
+        const { identity, lastSeq } = socket.data;
+        void socket.join([siteRoom(identity.siteId), sessionRoom(identity.sessionId), memberRoom(identity.siteId, identity.userId)]);
+        const stream = new SocketEventStream(socket, eventLog(identity.siteId), logger);
+        const remove = streams.add(identity.siteId, stream);
+        void stream.start(lastSeq);
+        // An expired session must not keep a live socket.
+        const untilExpiry = Math.max(0, identity.sessionExpiresAt.getTime() - Date.now());
+        const expiry = setTimeout(() => socket.disconnect(true), Math.min(untilExpiry, 2 ** 31 - 1));
+        socket.on('disconnect', () => {
+          clearTimeout(expiry);
+          remove();
+        });
+      });
+      io.attach(httpServer);
+      served = true;
     },
     disconnectSession(sessionId: string): void {
       io.in(sessionRoom(sessionId)).disconnectSockets(true);
@@ -132,7 +149,8 @@ export async function createSocketServer({ httpServer, logger, authenticate, eve
       io.in(memberRoom(siteId, userId)).disconnectSockets(true);
     },
     async close(): Promise<void> {
-      await io.close();
+      // An unattached server has no engine to close (io.close would throw).
+      if (served) await io.close();
       for (const client of [subscriber, publisher]) {
         if (client?.isReady) await client.quit().catch(() => client.destroy());
         else client?.destroy();

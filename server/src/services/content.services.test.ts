@@ -2,7 +2,7 @@
 import { ConflictError, NotFoundError } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteEvent } from '@lumibase/shared';
-import type { EventLog } from '../realtime/event-log.js';
+import type { EventLog } from '../store/event-log.js';
 import type { Stores } from '../store/stores.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { createTestStores } from '../testing/test-stores.js';

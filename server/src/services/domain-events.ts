@@ -1,5 +1,5 @@
 // What the services announce after a session or membership ends, for the realtime layer to disconnect sockets.
-// Content changes are not here: they owe site events, recorded atomically with the change (realtime/outbox.ts).
+// Content changes are not here: they owe site events, recorded atomically with the change (store/outbox.ts).
 import { EventEmitter } from 'node:events';
 
 export interface DomainEventMap {

@@ -5,7 +5,7 @@ import type { Page, PageOf } from '../store/object-id.js';
 import type { SiteStores, Stores } from '../store/stores.js';
 import type { CollectionRecord } from '../store/collection.store.js';
 import { collectionNotFound } from './collections.service.js';
-import { recordNotInSite } from './record-not-in-site.js';
+import { recordNotInSite } from '../store/record-not-in-site.js';
 import { validateItemData } from './validate-item-data.js';
 import type { WriteContext } from './write-context.js';
 

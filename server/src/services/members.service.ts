@@ -14,7 +14,7 @@ import type { MembershipRecord } from '../store/membership.store.js';
 import type { Page, PageOf } from '../store/object-id.js';
 import type { Stores } from '../store/stores.js';
 import type { DomainEvents } from './domain-events.js';
-import { recordNotInSite } from './record-not-in-site.js';
+import { recordNotInSite } from '../store/record-not-in-site.js';
 
 /** Who is changing memberships, with what they hold in the site. */
 export interface MemberActor {

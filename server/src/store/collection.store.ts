@@ -1,9 +1,9 @@
 // One site's CMS collections (site-scoped). Field edits are compare-and-set on a revision number.
 import { ConflictError, type Field } from '@lumibase/shared';
 import { Types } from 'mongoose';
-import { NOT_DELETED, type OutboxRelay, owe } from '../realtime/outbox.js';
+import { NOT_DELETED, type OutboxRelay, owe } from './outbox.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
-import { decodeJsonValue, encodeJsonValue, type Stored } from './json-value-codec.js';
+import { decodeJsonValue, encodeJsonValue, type Stored } from './json-codec.js';
 import type { CmsCollectionModel } from './models/cms-collection.model.js';
 import { type Page, type PageOf, toId, toIso } from './object-id.js';
 import { SiteScopedStore } from './site-scoped.js';

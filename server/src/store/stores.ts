@@ -1,6 +1,6 @@
 // Builds the accounts and CMS stores on one connection; site-scoped ones are obtained per site.
 import type { Connection } from 'mongoose';
-import type { OutboxRelay } from '../realtime/outbox.js';
+import type { OutboxRelay } from './outbox.js';
 import { CollectionStore } from './collection.store.js';
 import { ItemStore } from './item.store.js';
 import { MembershipStore } from './membership.store.js';

@@ -2,8 +2,8 @@
 import type { SiteEvent } from '@lumibase/shared';
 import type { Connection } from 'mongoose';
 import { createLogger } from '../logger.js';
-import { createEventLog, type EventLog } from '../realtime/event-log.js';
-import { OutboxRelay } from '../realtime/outbox.js';
+import { createEventLog, type EventLog } from '../store/event-log.js';
+import { OutboxRelay } from '../store/outbox.js';
 import { AiStores } from '../store/ai/ai-stores.js';
 import { createStores, type Stores } from '../store/stores.js';
 

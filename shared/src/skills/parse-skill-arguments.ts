@@ -1,6 +1,5 @@
 // Parses a tool call's arguments with the skill's schema; failures come back as contract details.
-import type { z } from 'zod';
-import type { ErrorDetail } from '../errors.js';
+import { detailsFromZodIssues, type ErrorDetail } from '../errors.js';
 import type { SkillDefinition } from './define-skill.js';
 
 export type ParsedArguments = { success: true; arguments: Record<string, unknown> } | { success: false; details: ErrorDetail[] };
@@ -39,21 +38,11 @@ function joinPath(path: ReadonlyArray<PropertyKey>): string {
   return path.map(String).join('.');
 }
 
-/** Like `detailsFromZodIssues`, but an unrecognized key gets its own path, so the model sees which. */
-export function argumentDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetail[] {
-  return issues.flatMap((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: joinPath([...issue.path, key]), message: 'unknown argument' }));
-    }
-    return [{ path: joinPath(issue.path), message: issue.message }];
-  });
-}
-
 export function parseSkillArguments(skill: SkillDefinition, given: unknown): ParsedArguments {
   const nonJson: ErrorDetail[] = [];
   findNonJson(given, [], nonJson, new Set());
   if (nonJson.length > 0) return { success: false, details: nonJson };
   const result = skill.parameters.safeParse(given);
-  if (!result.success) return { success: false, details: argumentDetails(result.error.issues) };
+  if (!result.success) return { success: false, details: detailsFromZodIssues(result.error.issues, { unknownKey: 'unknown argument' }) };
   return { success: true, arguments: result.data as Record<string, unknown> };
 }

@@ -1,19 +1,17 @@
 // The approvals of a site as admins see them: the list with its event seq, one approval, and deciding.
 import type { Approval, ApprovalStatus } from '@lumibase/shared';
-import type { ApprovalDecider, DecideApprovalInput } from '../../harness/decide-approval.js';
+import type { ApprovalDecider, DecideApprovalInput } from '../../approvals/decide-approval.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
 import { APPROVAL_LIST_LIMIT } from '../../store/ai/approval.store.js';
-import { recordNotInSite } from '../record-not-in-site.js';
+import { recordNotInSite } from '../../store/record-not-in-site.js';
 
-/** The site's current event seq. The event log of the next issue plugs in here; until then 0. */
+/** The site's current event seq (its event log's latest). */
 export type CurrentSeq = (siteId: string) => Promise<number>;
-
-export const NO_EVENT_LOG_YET: CurrentSeq = async () => 0;
 
 export interface ApprovalsServiceOptions {
   stores: Pick<AiStoreFactory, 'forSite'>;
   decider: Pick<ApprovalDecider, 'decideApproval'>;
-  currentSeq?: CurrentSeq;
+  currentSeq: CurrentSeq;
 }
 
 export interface ApprovalList {
@@ -24,18 +22,14 @@ export interface ApprovalList {
 }
 
 export class ApprovalsService {
-  private readonly currentSeq: CurrentSeq;
-
-  constructor(private readonly options: ApprovalsServiceOptions) {
-    this.currentSeq = options.currentSeq ?? NO_EVENT_LOG_YET;
-  }
+  constructor(private readonly options: ApprovalsServiceOptions) {}
 
   /** At most 100, newest first. */
   async list(siteId: string, status: ApprovalStatus): Promise<ApprovalList> {
     const { approvals } = this.options.stores.forSite(siteId);
     // The seq is read first: a change that lands during the read is then replayed to the client's
     // socket (applied twice, harmlessly) rather than missed.
-    const seq = await this.currentSeq(siteId);
+    const seq = await this.options.currentSeq(siteId);
     const [listed, total] = await Promise.all([approvals.list({ status, limit: APPROVAL_LIST_LIMIT }), approvals.count({ status })]);
     return { approvals: listed, total, seq };
   }

@@ -2,9 +2,9 @@
 import { CAPABILITIES, ForbiddenError, UnavailableError } from '@lumibase/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AISecureHarness, type HarnessActor } from '../../harness/ai-secure-harness.js';
-import { type RecordingExecutors, recordingExecutors } from '../../harness/testing/recording-executors.js';
+import { type RecordingExecutors, recordingExecutors } from '../../testing/recording-executors.js';
 import type { Planner, PlannerInput, PlannerOutput } from '../../llm/planner.js';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../../store/ai/testing/test-database.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/ai-test-database.js';
 import { ChatService } from './chat.service.js';
 import { COPILOT_SYSTEM_PROMPT } from './planner-messages.js';
 

@@ -4,7 +4,7 @@ import type { HarnessActor, ToolCall } from '../../harness/ai-secure-harness.js'
 import type { Planner, PlannerOutput } from '../../llm/planner.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
 import { CONTEXT_MESSAGES, type Conversation, type ConversationRepository } from '../../store/ai/conversation.store.js';
-import { recordNotInSite } from '../record-not-in-site.js';
+import { recordNotInSite } from '../../store/record-not-in-site.js';
 import type { ChatRateLimiter } from './chat-rate-limiter.js';
 import { plannerMessages } from './planner-messages.js';
 

@@ -1,6 +1,6 @@
 // The Copilot's stores, handed out per site so that no query can run without its siteId.
 import type { Connection } from 'mongoose';
-import type { OutboxRelay } from '../../realtime/outbox.js';
+import type { OutboxRelay } from '../outbox.js';
 import { type AiModels, createAiModels, ensureAiIndexes } from './ai-models.js';
 import { type ApprovalRepository, ApprovalStore } from './approval.store.js';
 import { type AuditRepository, AuditStore } from './audit.store.js';

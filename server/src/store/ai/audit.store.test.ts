@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { AUDIT_ACTIONS } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actorArbitrary, dateArbitrary, jsonObjectArbitrary, textArbitrary } from './testing/arbitraries.js';
-import { freshSiteId, openTestDatabase, type TestDatabase } from './testing/test-database.js';
+import { actorArbitrary, dateArbitrary, jsonObjectArbitrary, textArbitrary } from '../../testing/ai-arbitraries.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/ai-test-database.js';
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // The `cms_collections` collection: a site's content types and their fields.
 import { type Connection, type InferSchemaType, type Model, Schema } from 'mongoose';
-import { outboxFields } from '../../realtime/outbox.js';
+import { outboxFields } from '../outbox.js';
 
 const collectionSchema = new Schema(
   {
@@ -13,7 +13,7 @@ const collectionSchema = new Schema(
     revision: { type: Number, required: true, default: 0 },
     /** The operation that created it, so a retried create can recognise its own earlier success. */
     operationId: { type: String },
-    /** Site events this record's last writes owe (see realtime/outbox.ts). */
+    /** Site events this record's last writes owe (see store/outbox.ts). */
     ...outboxFields,
   },
   { collection: 'cms_collections', timestamps: true, autoIndex: false, minimize: false },

@@ -1,6 +1,6 @@
 // The `cms_items` collection: content entries of one collection of one site.
 import { type Connection, type InferSchemaType, type Model, Schema } from 'mongoose';
-import { outboxFields } from '../../realtime/outbox.js';
+import { outboxFields } from '../outbox.js';
 
 const itemSchema = new Schema(
   {
@@ -14,7 +14,7 @@ const itemSchema = new Schema(
     data: { type: Schema.Types.Mixed, required: true, default: {} },
     /** Set by callers that may retry (the Copilot's approved skills): a retry finds the first insert. */
     operationId: { type: String },
-    /** Site events this record's last writes owe (see realtime/outbox.ts). */
+    /** Site events this record's last writes owe (see store/outbox.ts). */
     ...outboxFields,
   },
   { collection: 'cms_items', timestamps: true, autoIndex: false, minimize: false },

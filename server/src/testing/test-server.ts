@@ -1,13 +1,19 @@
-// For route tests: the real composed server over the wire (embedded Mongo, real Redis) and a small fetch client.
+// For route tests: the server composed as in production (embedded Mongo, real Redis, decisions through BullMQ to a
+// skill-execution worker running in-process) over the wire, and a small fetch client.
 // biome-ignore-all lint/suspicious/noExplicitAny: response bodies are whatever the server sent; tests assert their shape.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type ErrorEnvelope, ErrorEnvelope as ErrorEnvelopeSchema } from '@lumibase/shared';
 import { createClient, type RedisClientType } from 'redis';
-import { composeServer, type ServerInfrastructure } from '../compose-server.js';
+import { ApprovalJobRunner } from '../approvals/approval-job-runner.js';
+import { createSkillExecutionQueue, type SkillExecutionQueue } from '../approvals/skill-execution.queue.js';
+import { createSkillExecutionWorker } from '../approvals/skill-execution.worker.js';
+import { composeDomain } from '../compose-domain.js';
+import { type ComposedServer, composeServer } from '../compose-server.js';
 import { loadConfig } from '../config.js';
+import type { SkillExecutors } from '../harness/skill-executors.js';
 import { createLogger } from '../logger.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { openTestDatabase, type TestDatabase } from './test-database.js';
 
 export const ADMIN_EMAIL = 'root@lumibase.test';
 export const ADMIN_PASSWORD = 'root-password-1';
@@ -34,7 +40,7 @@ export interface TestServer {
   apiUrl: string;
   database: TestDatabase;
   redis: RedisClientType;
-  composed: Awaited<ReturnType<typeof composeServer>>;
+  composed: ComposedServer;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   login(email: string, password: string, address?: string): Promise<string>;
   /** A fresh user with a membership in `siteId` (when given), signed in. */
@@ -48,18 +54,26 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** What a test builds differently from production, from the same pieces. */
+export interface TestServerParts {
+  /** Wraps the real skill executors, for the gate and the worker alike (tests count runs through it). */
+  executors?: (real: SkillExecutors) => SkillExecutors;
+  /** Wraps the real skill-execution queue (a test makes it refuse jobs, as Redis does when it is down). */
+  queue?: (real: SkillExecutionQueue) => SkillExecutionQueue;
+}
+
 let counter = 0;
 
 export async function startTestServer(
   label: string,
   environment: Record<string, string> = {},
-  overrides: Pick<ServerInfrastructure, 'copilot'> = {},
+  parts: TestServerParts = {},
 ): Promise<TestServer> {
   const database = await openTestDatabase(label);
-  const redis: RedisClientType = createClient({
-    url: process.env.LUMIBASE_TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  });
+  const redisUrl = process.env.LUMIBASE_TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redis: RedisClientType = createClient({ url: redisUrl });
   await redis.connect();
+  // Each server has its own prefix: its queue and rate limits are its own.
   const prefix = `test-${label}-${randomBytes(4).toString('hex')}`;
   const config = loadConfig({
     QUEUE_PREFIX: prefix,
@@ -68,15 +82,27 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     ...environment,
   });
-  const composed = await composeServer({
+  const logger = createLogger({ level: 'silent' });
+  const domain = await composeDomain({
     config,
-    logger: createLogger({ level: 'silent' }),
+    logger,
     mongo: database.connection,
     redis,
-    dependencies: [],
+    publish: () => {},
     scryptParameters: TEST_SCRYPT,
-    ...overrides,
   });
+  const executors = parts.executors ? parts.executors(domain.executors) : domain.executors;
+  const realQueue = createSkillExecutionQueue({ redisUrl, prefix, logger });
+  const queue = parts.queue ? parts.queue(realQueue) : realQueue;
+  const worker = createSkillExecutionWorker({
+    redisUrl,
+    prefix,
+    runner: new ApprovalJobRunner({ stores: domain.aiStores, executors }),
+    logger,
+    concurrency: config.WORKER_CONCURRENCY,
+    lockMs: config.JOB_LOCK_MS,
+  });
+  const composed = await composeServer({ config, logger, redis, domain: { ...domain, executors }, queue, dependencies: [] });
   const httpServer = composed.app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     httpServer.once('listening', () => resolve());
@@ -167,6 +193,8 @@ export async function startTestServer(
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
       });
+      await worker.close();
+      await realQueue.close();
       const keys = await redis.keys(`${prefix}:*`);
       if (keys.length > 0) await redis.del(keys);
       await redis.quit();

@@ -1,8 +1,8 @@
 // Appends owed events to one site's log with gap-free seqs, and reads them back for replay.
 import type { SiteEvent, SiteEventBody } from '@lumibase/shared';
-import { SiteScopedStore } from '../store/site-scoped.js';
-import { isDuplicateKeyError } from '../store/duplicate-key.js';
-import type { SiteEventDocument, SiteEventModels } from './site-event.model.js';
+import { SiteScopedStore } from './site-scoped.js';
+import { isDuplicateKeyError } from './duplicate-key.js';
+import type { SiteEventDocument, SiteEventModels } from './models/site-event.model.js';
 
 export interface OwedEvent {
   eventId: string;

@@ -1,6 +1,6 @@
 // Executes approvals through the `skill-execution` queue: one job per decision, then waits up to DECIDE_WAIT_MS.
 import { type Approval, UnavailableError } from '@lumibase/shared';
-import type { ApprovalExecutor } from '../harness/approval-executor.js';
+import type { ApprovalExecutor } from './approval-executor.js';
 import type { Logger } from '../logger.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
 import type { SkillExecutionQueue } from './skill-execution.queue.js';

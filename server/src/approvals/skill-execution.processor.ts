@@ -1,19 +1,10 @@
 // Executes approved skills: one BullMQ job per decision, at least once, with the approval id as operation id.
 import { SkillExecutionJob } from '@lumibase/shared';
-import type { Logger } from '@lumibase/server/core';
 import { type Job, UnrecoverableError } from 'bullmq';
+import type { Logger } from '../logger.js';
+import type { ApprovalJobRunner } from './approval-job-runner.js';
 
-/** What the processor needs from the domain: the approval runner of the server's core entry. */
-export interface ApprovalRunner {
-  /**
-   * Runs the approval's skill if it is still `executing` for `attempt` and settles it. Returns the
-   * status it ended in, or 'skipped' when the job is stale (settled already, or an older attempt).
-   * Throws TransientExecutionError for failures worth retrying (when `settleTransient` is false).
-   */
-  run(job: SkillExecutionJob, options: { settleTransient: boolean }): Promise<'approved' | 'pending' | 'skipped'>;
-}
-
-export function createSkillExecutionProcessor({ runner, logger }: { runner: ApprovalRunner; logger: Logger }) {
+export function createSkillExecutionProcessor({ runner, logger }: { runner: ApprovalJobRunner; logger: Logger }) {
   return async (job: Job): Promise<{ outcome: string }> => {
     const parsed = SkillExecutionJob.safeParse(job.data);
     // A malformed job can never succeed: fail it without retries.

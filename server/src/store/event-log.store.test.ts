@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { AppendQueues, EventLogStore } from './event-log.store.js';
-import { registerSiteEventModels } from './site-event.model.js';
+import { registerSiteEventModels } from './models/site-event.model.js';
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -4,14 +4,14 @@ import {
   type Approval,
   type ApprovalDecision,
   type CapabilityHolder,
+  canDecideApproval,
   ConflictError,
   deciderCapabilities,
   ForbiddenError,
-  hasCapabilities,
   missingCapabilities,
 } from '@lumibase/shared';
-import { recordNotInSite } from '../services/record-not-in-site.js';
-import type { HarnessStores } from './ai-secure-harness.js';
+import { recordNotInSite } from '../store/record-not-in-site.js';
+import type { HarnessStores } from '../harness/ai-secure-harness.js';
 import type { ApprovalExecutor } from './approval-executor.js';
 
 export interface Decider extends ActorRef, CapabilityHolder {}
@@ -48,10 +48,9 @@ export class ApprovalDecider {
     if (!approval) throw recordNotInSite();
 
     // Deciding runs the skill on the decider's authority: they must be able to run it themselves.
-    const required = deciderCapabilities(approval.skillName);
-    if (!hasCapabilities(decider, required)) {
+    if (!canDecideApproval(decider, approval.skillName)) {
       throw new ForbiddenError({
-        message: `Deciding needs ${missingCapabilities(decider, required).join(', ')}`,
+        message: `Deciding needs ${missingCapabilities(decider, deciderCapabilities(approval.skillName)).join(', ')}`,
         reason: 'missing_capabilities',
       });
     }

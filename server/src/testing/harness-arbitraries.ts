@@ -13,8 +13,8 @@ import {
   parseSkillArguments,
 } from '@lumibase/shared';
 import fc from 'fast-check';
-import { edgeKeyArbitrary, makeJsonArbitrary } from '../../store/ai/testing/arbitraries.js';
-import type { HarnessActor } from '../ai-secure-harness.js';
+import { edgeKeyArbitrary, makeJsonArbitrary } from './ai-arbitraries.js';
+import type { HarnessActor } from '../harness/ai-secure-harness.js';
 
 // The harness refuses `__proto__` keys (see parseSkillArguments); valid arguments have none.
 const jsonValue = makeJsonArbitrary(edgeKeyArbitrary.filter((key) => key !== '__proto__'));

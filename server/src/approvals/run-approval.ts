@@ -1,10 +1,10 @@
 // Executes an approval that a decision moved to `executing`, then settles it: approved or pending again.
-// The inline executor calls it now; the BullMQ worker of the next issue calls it per job.
+// The skill-execution worker calls it per job (ApprovalJobRunner).
 import { type Approval, findSkill, parseSkillArguments } from '@lumibase/shared';
 import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import type { AuditRepository } from '../store/ai/audit.store.js';
-import { type Failure, describeFailure } from './describe-failure.js';
-import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
+import { type Failure, describeFailure } from '../harness/describe-failure.js';
+import { type SkillExecutors, runSkillExecutor } from '../harness/skill-executors.js';
 
 export interface RunApprovalOptions {
   approval: Approval;

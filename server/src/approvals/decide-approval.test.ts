@@ -2,12 +2,13 @@
 import fc from 'fast-check';
 import { CAPABILITIES, ConflictError, ForbiddenError, NotFoundError, WILDCARD } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../store/ai/testing/test-database.js';
-import { AISecureHarness, type HarnessActor } from './ai-secure-harness.js';
-import { InlineApprovalExecutor } from './approval-executor.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
+import { AISecureHarness, type HarnessActor } from '../harness/ai-secure-harness.js';
+import type { ApprovalExecutor } from './approval-executor.js';
+import { ApprovalJobRunner } from './approval-job-runner.js';
 import { ApprovalDecider, type Decider } from './decide-approval.js';
-import { DANGEROUS_SKILLS, validCallArbitrary } from './testing/arbitraries.js';
-import { type RecordingExecutors, recordingExecutors } from './testing/recording-executors.js';
+import { DANGEROUS_SKILLS, validCallArbitrary } from '../testing/harness-arbitraries.js';
+import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
 
 let database: TestDatabase;
 let recorder: RecordingExecutors;
@@ -19,7 +20,14 @@ beforeAll(async () => {
   database = await openTestDatabase();
   recorder = recordingExecutors();
   harness = new AISecureHarness({ stores: database.stores, executors: recorder.executors });
-  const executor = new InlineApprovalExecutor({ stores: database.stores, executors: recorder.executors, reportError });
+  // The worker's job runner, called directly: what the queue does, without Redis in between.
+  const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors, reportError });
+  const executor: ApprovalExecutor = {
+    async execute(approval) {
+      await runner.run({ siteId: approval.siteId, approvalId: approval.id, attempt: approval.attempts }, { settleTransient: true });
+      return (await database.stores.forSite(approval.siteId).approvals.get(approval.id)) ?? approval;
+    },
+  };
   decider = new ApprovalDecider({ stores: database.stores, executor });
 });
 afterAll(() => database?.close());

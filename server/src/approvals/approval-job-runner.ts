@@ -1,6 +1,6 @@
 // What a skill-execution job does with its approval: run it if it is still this job's to run, and settle it.
 import type { SkillExecutionJob } from '@lumibase/shared';
-import { runApproval } from '../harness/run-approval.js';
+import { runApproval } from './run-approval.js';
 import type { SkillExecutors } from '../harness/skill-executors.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
 

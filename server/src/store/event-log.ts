@@ -1,7 +1,7 @@
 // The process's event log over one connection: models, indexes, and a site-scoped store per site.
 import type { Connection } from 'mongoose';
 import { AppendQueues, EventLogStore } from './event-log.store.js';
-import { registerSiteEventModels, type SiteEventModels } from './site-event.model.js';
+import { registerSiteEventModels, type SiteEventModels } from './models/site-event.model.js';
 
 export interface EventLog {
   models: SiteEventModels;

@@ -1,8 +1,8 @@
 // Test support: one database over the wire per test file (the embedded server, or MONGODB_URI) with the Copilot's stores.
 import { type Connection, Types } from 'mongoose';
-import { openTestDatabase as openDatabase } from '../../../testing/test-database.js';
-import { createTestStores } from '../../../testing/test-stores.js';
-import type { AiStores } from '../ai-stores.js';
+import { openTestDatabase as openDatabase } from './test-database.js';
+import { createTestStores } from './test-stores.js';
+import type { AiStores } from '../store/ai/ai-stores.js';
 
 export interface TestDatabase {
   connection: Connection;

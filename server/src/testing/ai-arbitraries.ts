@@ -1,7 +1,7 @@
 // fast-check arbitraries for stored Copilot records: approvals with edge-case JSON and dates.
 import { APPROVAL_STATUSES, type ActorRef, SKILL_NAMES } from '@lumibase/shared';
 import fc from 'fast-check';
-import type { NewApproval } from '../approval.store.js';
+import type { NewApproval } from '../store/ai/approval.store.js';
 
 /** Keys MongoDB or JavaScript treat specially, plus anything fast-check makes up (any code unit). */
 export const edgeKeyArbitrary = fc.oneof(
@@ -83,3 +83,19 @@ export const approvalArbitrary: fc.Arbitrary<NewApproval> = fc.record(
   },
   { requiredKeys: ['skillName', 'arguments', 'context', 'status', 'requestedBy', 'attempts', 'createdAt', 'updatedAt'] },
 );
+
+/** A pending approval to insert directly, for tests that need one without going through the gate. */
+export function pendingApproval(overrides: Partial<NewApproval> = {}): NewApproval {
+  const at = new Date('2025-01-01T00:00:00.000Z');
+  return {
+    skillName: 'deleteCollection',
+    arguments: { name: 'posts' },
+    context: { message: 'delete collection posts' },
+    status: 'pending',
+    requestedBy: { id: 'u1', name: 'Ada' },
+    attempts: 0,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
