@@ -14,7 +14,7 @@ type Chat = ConstructorParameters<typeof CopilotState>[0]['chat'];
 
 function renderPanel(chat: Chat, { approvalOf = (_id: string): ApprovalJson | undefined => undefined, onclose = vi.fn() } = {}) {
   const copilot = new CopilotState({ chat });
-  const view = render(CopilotPanel, { props: { copilot, approvalOf, onclose, canReview: true } });
+  const view = render(CopilotPanel, { props: { copilot, approvalOf, onclose, canReview: () => true } });
   const input = screen.getByLabelText('Message the Copilot') as HTMLTextAreaElement;
   return { ...view, copilot, input, onclose };
 }
