@@ -40,7 +40,12 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
   const copilot = await composeCopilot({ config, logger, redis, domain, approvalExecutor });
   const siteRouters: SiteRouter[] = [copilot.siteRouter];
   const idempotencyStore = new IdempotencyStore(stores.models.idempotency, config.IDEMPOTENCY_RETENTION_SECONDS * 1000);
-  const api = createApiRouter({ services, studioOrigin: config.STUDIO_ORIGIN, idempotencyStore, siteRouters });
+  const api = createApiRouter({
+    services,
+    studioOrigin: config.STUDIO_ORIGIN,
+    idempotency: { store: idempotencyStore, leaseMs: config.IDEMPOTENCY_LEASE_SECONDS * 1000 },
+    siteRouters,
+  });
   const app = createHttpApp({ logger, dependencies, api, ...(studio ? { studio } : {}) });
 
   if (sockets) {

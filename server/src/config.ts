@@ -169,6 +169,12 @@ export const SETTINGS = {
     default: '86400',
     description: 'How long an Idempotency-Key and the first response stored with it are kept (24 hours)',
   },
+  IDEMPOTENCY_LEASE_SECONDS: {
+    schema: z.coerce.number().int().min(1).max(3600).default(60),
+    accepts: 'seconds from 1 to 3600',
+    default: '60',
+    description: 'A request holding an Idempotency-Key this long without an answer is taken as crashed: a retry may take it over',
+  },
   WORKER_CONCURRENCY: {
     schema: z.coerce.number().int().min(1).max(64).default(4),
     accepts: 'an integer from 1 to 64',

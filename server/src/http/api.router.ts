@@ -23,7 +23,7 @@ export interface ApiRouterOptions {
   services: Pick<Services, 'auth' | 'access' | 'users' | 'sites' | 'members' | 'collections' | 'fields' | 'items'>;
   studioOrigin?: string | undefined;
   /** Where Idempotency-Key records live (API.md "Safe retries"). */
-  idempotencyStore: IdempotencyStore;
+  idempotency: { store: IdempotencyStore; leaseMs: number };
   /** Mounted at `path` after authentication, body parsing and tenancy. */
   siteRouters?: SiteRouter[];
 }
@@ -37,14 +37,14 @@ function isResumableCreate(request: Request): boolean {
   return request.method === 'POST' && RESUMABLE_CREATES.some((pattern) => pattern.test(request.path));
 }
 
-export function createApiRouter({ services, studioOrigin, idempotencyStore, siteRouters = [] }: ApiRouterOptions): Router {
+export function createApiRouter({ services, studioOrigin, idempotency: retries, siteRouters = [] }: ApiRouterOptions): Router {
   const router = Router();
   const siteTenancy = tenancy({ access: services.access });
   router.use(createLoginRouter({ auth: services.auth, jsonBody: jsonBody() }));
 
   router.use(authenticate({ auth: services.auth, studioOrigin }));
   router.use(jsonBody());
-  router.use(idempotency({ store: idempotencyStore, resumable: isResumableCreate }));
+  router.use(idempotency({ ...retries, resumable: isResumableCreate }));
   router.use(createSessionRouter({ auth: services.auth }));
   router.use(createUsersRouter({ users: services.users, tenancy: siteTenancy }));
   router.use(createSitesRouter({ sites: services.sites }));

@@ -3,7 +3,6 @@ import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExecutorRun, countingExecutors } from '../testing/counting-executors.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
-import { IDEMPOTENCY_LEASE_MS } from './idempotency.js';
 
 let server: TestServer;
 let siteId: string;
@@ -14,7 +13,7 @@ const runs: ExecutorRun[] = [];
 beforeAll(async () => {
   server = await startTestServer(
     'idempotency',
-    { IDEMPOTENCY_RETENTION_SECONDS: '2' },
+    { IDEMPOTENCY_RETENTION_SECONDS: '2', IDEMPOTENCY_LEASE_SECONDS: '30' },
     {
       executors: (real) => countingExecutors(real, runs),
     },
@@ -148,7 +147,7 @@ describe('Idempotency-Key on REST writes', () => {
       .updateOne(
         { userId: editor.id, key },
         {
-          $set: { status: 'started', owner: 'a-crashed-process', startedAt: new Date(Date.now() - IDEMPOTENCY_LEASE_MS - 1000) },
+          $set: { status: 'started', owner: 'a-crashed-process', startedAt: new Date(Date.now() - 31_000) },
           $unset: { responseStatus: '', responseBody: '' },
         },
       );

@@ -7,8 +7,6 @@ import type { IdempotencyScope, IdempotencyStore, StoredResponse } from '../stor
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
-/** A claim another process holds for this long without recording a response is taken as crashed. */
-export const IDEMPOTENCY_LEASE_MS = 60_000;
 /** How long a duplicate waits for the first request of its key, in this process, before a 409. */
 const WAIT_FOR_FIRST_MS = 15_000;
 
@@ -40,6 +38,8 @@ export interface IdempotencyOptions {
    * retry runs them again and finds what the first run stored. Anything else then answers 409.
    */
   resumable: (request: Request) => boolean;
+  /** A claim another process holds this long without recording a response is taken as crashed. */
+  leaseMs: number;
 }
 
 /** What a create carries into its one-document write: the operation id of the request's key, if any. */
@@ -75,7 +75,7 @@ function replay(response: Response, stored: StoredResponse): void {
 }
 
 /** Mounted after authentication and body parsing: keys are scoped to the user and the X-Site-Id. */
-export function idempotency({ store, resumable }: IdempotencyOptions): RequestHandler {
+export function idempotency({ store, resumable, leaseMs }: IdempotencyOptions): RequestHandler {
   /** The runs of this process, by record: a duplicate waits for them. */
   const inFlight = new Map<string, Promise<void>>();
 
@@ -106,7 +106,7 @@ export function idempotency({ store, resumable }: IdempotencyOptions): RequestHa
         await Promise.race([running, new Promise((resolve) => setTimeout(resolve, deadline - Date.now()))]);
         continue;
       }
-      const orphaned = !running && (claim.owner === PROCESS_ID || Date.now() - claim.startedAt.getTime() > IDEMPOTENCY_LEASE_MS);
+      const orphaned = !running && (claim.owner === PROCESS_ID || Date.now() - claim.startedAt.getTime() > leaseMs);
       if (!orphaned) throw new ConflictError({ message: 'A request with this Idempotency-Key is still in progress; retry shortly' });
       if (!resumable(request)) {
         throw new ConflictError({
