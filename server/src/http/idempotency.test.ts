@@ -82,19 +82,16 @@ describe('Idempotency-Key on REST writes', () => {
   });
 
   it('an error response is stored too, and a key of more than 200 characters is refused (400)', async () => {
-    const invalid = await server.request('POST', '/items/posts', {
-      token: editor.token,
-      siteId,
-      body: { data: { title: 42 } },
-      headers: { 'idempotency-key': 'key-invalid' },
-    });
+    const sendInvalid = () =>
+      server.request('POST', '/items/posts', {
+        token: editor.token,
+        siteId,
+        body: { data: { title: 42 } },
+        headers: { 'idempotency-key': 'key-invalid' },
+      });
+    const invalid = await sendInvalid();
     expect(invalid.status).toBe(400);
-    const again = await server.request('POST', '/items/posts', {
-      token: editor.token,
-      siteId,
-      body: { data: { title: 42 } },
-      headers: { 'idempotency-key': 'key-invalid' },
-    });
+    const again = await sendInvalid();
     expect(again.status).toBe(400);
     expect(again.body).toEqual(invalid.body);
     const tooLong = await createPost('too long', 'k'.repeat(201));
