@@ -135,10 +135,14 @@ export function idempotency({ store, resumable, leaseMs }: IdempotencyOptions): 
         const [chunk] = args;
         const body = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : undefined;
         const status = response.statusCode;
+        // A failure (5xx) is not kept as the answer: the retry runs again — resumable creates under the
+        // same operation id, finding what this run may have stored; anything else afresh.
         const recorded =
-          status >= 500
-            ? store.release(id, PROCESS_ID)
-            : store.complete(id, { status, body: body === undefined || body === '' ? undefined : body });
+          status < 500
+            ? store.complete(id, { status, body: body === undefined || body === '' ? undefined : body })
+            : resumable(request)
+              ? store.abandon(id, PROCESS_ID)
+              : store.release(id, PROCESS_ID);
         // A record that cannot be written (the database just went away) leaves the claim to a retry;
         // the response itself still tells the truth about this run.
         recorded

@@ -114,8 +114,16 @@ export class IdempotencyStore {
     });
   }
 
-  /** Forgets a claim whose run failed (5xx): the retry runs again, and the operation id keeps creates single. */
+  /** Forgets a claim whose run failed (5xx) before any write: the retry runs afresh. */
   async release(id: IdempotencyScope, owner: string): Promise<void> {
     await this.model.deleteOne({ ...id, status: 'started', owner });
+  }
+
+  /**
+   * Leaves a failed run's claim (5xx) for the retry to take over at once, keeping its operation id:
+   * a create that stored its document before failing is then found instead of made twice.
+   */
+  async abandon(id: IdempotencyScope, owner: string): Promise<void> {
+    await this.model.updateOne({ ...id, status: 'started', owner }, { $unset: { owner: '' }, $set: { startedAt: new Date(0) } });
   }
 }
