@@ -15,6 +15,7 @@ import type { Logger } from './logger.js';
 import { createSocketAuthenticator } from './realtime/authenticate-socket.js';
 import type { SocketServer } from './realtime/socket-server.js';
 import { bootstrapSuperadmin, createDemoSite } from './services/index.js';
+import { IdempotencyStore } from './store/idempotency.store.js';
 
 export interface ComposeServerOptions {
   config: Config;
@@ -38,7 +39,13 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
   // The Copilot's routers (`/ai`) join here, built over the domain, and act in the X-Site-Id site.
   const copilot = await composeCopilot({ config, logger, redis, domain, approvalExecutor });
   const siteRouters: SiteRouter[] = [copilot.siteRouter];
-  const api = createApiRouter({ services, studioOrigin: config.STUDIO_ORIGIN, siteRouters });
+  const idempotencyStore = new IdempotencyStore(stores.models.idempotency, config.IDEMPOTENCY_RETENTION_SECONDS * 1000);
+  const api = createApiRouter({
+    services,
+    studioOrigin: config.STUDIO_ORIGIN,
+    idempotency: { store: idempotencyStore, leaseMs: config.IDEMPOTENCY_LEASE_SECONDS * 1000 },
+    siteRouters,
+  });
   const app = createHttpApp({ logger, dependencies, api, ...(studio ? { studio } : {}) });
 
   if (sockets) {
