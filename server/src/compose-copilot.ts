@@ -30,7 +30,10 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
   });
   const decider = new ApprovalDecider({ stores, executor: approvalExecutor });
 
-  const planner = createPlanner(config, { onFallback: (reason) => logger.warn({ provider: config.LLM_PROVIDER }, reason) });
+  const planner = createPlanner(config, {
+    onFallback: (reason) => logger.warn({ provider: config.LLM_PROVIDER }, reason),
+    retry: { logger },
+  });
   const chat = new ChatService({
     stores,
     harness,

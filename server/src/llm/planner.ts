@@ -7,11 +7,24 @@ export type LlmProvider = (typeof LLM_PROVIDERS)[number];
 
 export type PlannerRole = 'system' | 'user' | 'assistant' | 'tool';
 
+/** A tool call as the model made it. The arguments are untrusted: the harness parses them. */
+export interface PlannedToolCall {
+  id?: string;
+  name: string;
+  arguments: unknown;
+  /** Set when the model sent arguments that are not a JSON object: the call is denied, never run. */
+  argumentsError?: string;
+}
+
 export interface PlannerMessage {
   role: PlannerRole;
   content: string;
+  /** For an `assistant` message of an earlier step: the calls it made (their results follow as `tool` messages). */
+  toolCalls?: PlannedToolCall[];
   /** For a `tool` message: the call it answers (providers that pair results with calls need it). */
   toolCallId?: string;
+  /** For a `tool` message: the skill it answers (Gemini pairs results by name). */
+  toolName?: string;
 }
 
 export interface PlannerInput {
@@ -22,17 +35,17 @@ export interface PlannerInput {
   signal?: AbortSignal;
 }
 
-/** A tool call as the model made it. The arguments are untrusted: the harness parses them. */
-export interface PlannedToolCall {
-  id?: string;
-  name: string;
-  arguments: unknown;
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
 }
 
 export interface PlannerOutput {
   text?: string;
   /** Zero or more, in the order the model made them. */
   toolCalls: PlannedToolCall[];
+  /** Reported by remote providers; echo has none. */
+  usage?: TokenUsage;
 }
 
 export interface Planner {

@@ -1,0 +1,105 @@
+// Anthropic Messages with native tool_use / tool_result blocks behind the Planner interface.
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { ToolSpec } from '@lumibase/shared';
+import { callWithRetries, type RetryOptions } from './call-with-retries.js';
+import { ModelCallError } from './model-call-error.js';
+import type { PlannedToolCall, Planner, PlannerInput, PlannerMessage, PlannerOutput } from './planner.js';
+import { describeSdkError } from './sdk-error.js';
+import { ToolCache } from './tool-cache.js';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const MAX_OUTPUT_TOKENS = 2048;
+const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
+
+export interface AnthropicPlannerOptions {
+  apiKey: string;
+  baseURL?: string;
+  model: string;
+  timeoutMs: number;
+  retry?: RetryOptions;
+}
+
+export class AnthropicPlanner implements Planner {
+  readonly provider = 'anthropic' as const;
+  readonly model: string;
+  private readonly client: Anthropic;
+  private readonly tools = new ToolCache<Tool[]>((specs) => specs.map(toAnthropicTool));
+
+  constructor(private readonly options: AnthropicPlannerOptions) {
+    this.model = options.model;
+    // maxRetries 0: callWithRetries owns retrying, so the SDK's never multiplies ours.
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL,
+      timeout: options.timeoutMs,
+      maxRetries: 0,
+    });
+  }
+
+  async plan({ messages, tools, signal }: PlannerInput): Promise<PlannerOutput> {
+    const system = messages
+      .filter((message) => message.role === 'system')
+      .map((message) => message.content)
+      .join('\n\n');
+    const request = {
+      model: this.model,
+      max_tokens: MAX_OUTPUT_TOKENS,
+      ...(system ? { system } : {}),
+      messages: toAnthropicMessages(messages),
+      tools: this.tools.get(tools),
+    };
+    const response = await callWithRetries(
+      () => this.client.messages.create(request, signal ? { signal } : {}),
+      (error) => describeSdkError(error, { provider: 'anthropic', classes: SDK_ERRORS, secrets: [this.options.apiKey] }),
+      this.options.retry,
+    );
+    if (!Array.isArray(response.content))
+      throw new ModelCallError({ provider: 'anthropic', kind: 'malformed_output', message: 'anthropic answered without content' });
+    const text: string[] = [];
+    const toolCalls: PlannedToolCall[] = [];
+    for (const block of response.content) {
+      if (block.type === 'text') text.push(block.text);
+      else if (block.type === 'tool_use') toolCalls.push(toolCallOf(block.id, block.name, block.input));
+    }
+    return {
+      ...(text.length > 0 ? { text: text.join('') } : {}),
+      toolCalls,
+      ...(response.usage ? { usage: { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } } : {}),
+    };
+  }
+}
+
+/** `input` is parsed JSON already; anything but an object is refused as the model's mistake. */
+function toolCallOf(id: string, name: string, input: unknown): PlannedToolCall {
+  if (input !== null && typeof input === 'object' && !Array.isArray(input)) return { id, name, arguments: input };
+  return { id, name, arguments: input, argumentsError: 'arguments must be a JSON object' };
+}
+
+function toAnthropicTool({ name, description, parameters }: ToolSpec): Tool {
+  return { name, description, input_schema: parameters as Tool['input_schema'] };
+}
+
+/** Tool results travel in a user message; consecutive messages of one role are merged into one. */
+function toAnthropicMessages(messages: readonly PlannerMessage[]): MessageParam[] {
+  const result: MessageParam[] = [];
+  const push = (role: 'user' | 'assistant', blocks: ContentBlockParam[]) => {
+    const last = result.at(-1);
+    if (last && last.role === role && Array.isArray(last.content)) last.content.push(...blocks);
+    else result.push({ role, content: blocks });
+  };
+  for (const message of messages) {
+    if (message.role === 'system') continue;
+    if (message.role === 'tool') {
+      push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId ?? '', content: message.content }]);
+    } else if (message.role === 'user') {
+      push('user', [{ type: 'text', text: message.content }]);
+    } else {
+      const blocks: ContentBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];
+      for (const [index, call] of (message.toolCalls ?? []).entries())
+        blocks.push({ type: 'tool_use', id: call.id ?? `call-${index}`, name: call.name, input: call.arguments ?? {} });
+      if (blocks.length > 0) push('assistant', blocks);
+    }
+  }
+  return result;
+}
