@@ -84,7 +84,7 @@ export const SETTINGS = {
   LLM_MODEL: {
     schema: z.string().min(1).optional(),
     accepts: 'a model name',
-    description: "The provider's model (default gpt-4o-mini, claude-sonnet-4-5, gemini-2.5-flash, @cf/meta/llama-3.1-8b-instruct)",
+    description: "The provider's model (default gpt-4o-mini, claude-sonnet-5-5, gemini-2.5-flash, @cf/meta/llama-3.1-8b-instruct)",
   },
   OPENAI_API_KEY: {
     schema: z.string().min(1).optional(),

@@ -1,9 +1,10 @@
 // Anthropic Messages with native tool_use / tool_result blocks behind the Planner interface.
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolSpec } from '@lumibase/shared';
 import { callWithRetries, type RetryOptions } from './call-with-retries.js';
 import { ModelCallError } from './model-call-error.js';
+import { toolCallFromJson } from './parse-tool-arguments.js';
 import type { PlannedToolCall, Planner, PlannerInput, PlannerMessage, PlannerOutput } from './planner.js';
 import { describeSdkError } from './sdk-error.js';
 import { ToolCache } from './tool-cache.js';
@@ -37,23 +38,24 @@ export class AnthropicPlanner implements Planner {
     });
   }
 
-  async plan({ messages, tools, signal }: PlannerInput): Promise<PlannerOutput> {
+  async plan({ messages, tools, signal, onText }: PlannerInput): Promise<PlannerOutput> {
     const system = messages
       .filter((message) => message.role === 'system')
       .map((message) => message.content)
       .join('\n\n');
-    const request = {
+    const request: MessageCreateParamsNonStreaming = {
       model: this.model,
       max_tokens: MAX_OUTPUT_TOKENS,
       ...(system ? { system } : {}),
       messages: toAnthropicMessages(messages),
       tools: this.tools.get(tools),
     };
-    const response = await callWithRetries(
-      () => this.client.messages.create(request, signal ? { signal } : {}),
-      (error) => describeSdkError(error, { provider: 'anthropic', classes: SDK_ERRORS, secrets: [this.options.apiKey] }),
-      this.options.retry,
-    );
+    const options = signal ? { signal } : {};
+    return onText ? this.streamed(request, options, onText) : this.whole(request, options);
+  }
+
+  private async whole(request: MessageCreateParamsNonStreaming, options: { signal?: AbortSignal }): Promise<PlannerOutput> {
+    const response = await this.withRetries(() => this.client.messages.create(request, options));
     if (!Array.isArray(response.content))
       throw new ModelCallError({ provider: 'anthropic', kind: 'malformed_output', message: 'anthropic answered without content' });
     const text: string[] = [];
@@ -67,6 +69,51 @@ export class AnthropicPlanner implements Planner {
       toolCalls,
       ...(response.usage ? { usage: { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } } : {}),
     };
+  }
+
+  /**
+   * Server-sent events, gathered by hand: a tool_use block's input arrives as pieces of JSON text, and
+   * a model that streams malformed JSON gets its call denied rather than the turn thrown.
+   */
+  private async streamed(
+    request: MessageCreateParamsNonStreaming,
+    options: { signal?: AbortSignal },
+    onText: (piece: string) => void,
+  ): Promise<PlannerOutput> {
+    const stream = await this.withRetries(() => this.client.messages.create({ ...request, stream: true }, options));
+    const text: string[] = [];
+    const calls = new Map<number, { id: string; name: string; json: string }>();
+    const usage = { inputTokens: 0, outputTokens: 0 };
+    try {
+      for await (const event of stream) {
+        if (event.type === 'message_start') {
+          usage.inputTokens = event.message.usage.input_tokens;
+          usage.outputTokens = event.message.usage.output_tokens;
+        } else if (event.type === 'message_delta') {
+          usage.outputTokens = event.usage.output_tokens;
+        } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+          calls.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
+        } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+          text.push(event.delta.text);
+          onText(event.delta.text);
+        } else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') {
+          const call = calls.get(event.index);
+          if (call) call.json += event.delta.partial_json;
+        }
+      }
+    } catch (error) {
+      throw this.describe(error);
+    }
+    const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => toolCallFromJson(call));
+    return { ...(text.length > 0 ? { text: text.join('') } : {}), toolCalls, usage };
+  }
+
+  private withRetries<T>(call: () => Promise<T>): Promise<T> {
+    return callWithRetries(call, (error) => this.describe(error), this.options.retry);
+  }
+
+  private describe(error: unknown): ModelCallError {
+    return describeSdkError(error, { provider: 'anthropic', classes: SDK_ERRORS, secrets: [this.options.apiKey] });
   }
 }
 

@@ -1,6 +1,10 @@
 // Chat Completions with function tools through the `openai` SDK: OpenAI itself and OpenAI-compatible servers.
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
 import type { ToolSpec } from '@lumibase/shared';
 import { callWithRetries, type RetryOptions } from './call-with-retries.js';
 import { ModelCallError } from './model-call-error.js';
@@ -18,6 +22,9 @@ export interface ChatCompletionsPlannerOptions {
   retry?: RetryOptions;
 }
 
+/** The per-request options this planner passes (the SDK does not export its type). */
+type RequestOptions = { signal?: AbortSignal };
+
 const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
 
 export class ChatCompletionsPlanner implements Planner {
@@ -33,13 +40,14 @@ export class ChatCompletionsPlanner implements Planner {
     this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, timeout: options.timeoutMs, maxRetries: 0 });
   }
 
-  async plan({ messages, tools, signal }: PlannerInput): Promise<PlannerOutput> {
+  async plan({ messages, tools, signal, onText }: PlannerInput): Promise<PlannerOutput> {
     const request = { model: this.model, messages: messages.map(toOpenAiMessage), tools: this.tools.get(tools) };
-    const response = await callWithRetries(
-      () => this.client.chat.completions.create(request, signal ? { signal } : {}),
-      (error) => describeSdkError(error, { provider: this.provider, classes: SDK_ERRORS, secrets: [this.options.apiKey] }),
-      this.options.retry,
-    );
+    const options = signal ? { signal } : {};
+    return onText ? this.streamed(request, options, onText) : this.whole(request, options);
+  }
+
+  private async whole(request: ChatCompletionCreateParamsNonStreaming, options: RequestOptions): Promise<PlannerOutput> {
+    const response = await this.withRetries(() => this.client.chat.completions.create(request, options));
     const message = response.choices?.[0]?.message;
     if (!message)
       throw new ModelCallError({
@@ -55,6 +63,50 @@ export class ChatCompletionsPlanner implements Planner {
       toolCalls,
       ...(response.usage ? { usage: { inputTokens: response.usage.prompt_tokens, outputTokens: response.usage.completion_tokens } } : {}),
     };
+  }
+
+  /** Retries cover opening the stream (where 429 and 5xx show); a stream that breaks halfway is a failure of the step. */
+  private async streamed(
+    request: ChatCompletionCreateParamsNonStreaming,
+    options: RequestOptions,
+    onText: (piece: string) => void,
+  ): Promise<PlannerOutput> {
+    const stream = await this.withRetries(() =>
+      this.client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, options),
+    );
+    let text = '';
+    let usage: PlannerOutput['usage'];
+    // Tool calls arrive in pieces keyed by index: the id and name first, the JSON arguments spread over chunks.
+    const calls = new Map<number, { id: string; name: string; json: string }>();
+    try {
+      for await (const chunk of stream) {
+        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+        const delta = chunk.choices?.[0]?.delta;
+        if (delta?.content) {
+          text += delta.content;
+          onText(delta.content);
+        }
+        for (const piece of delta?.tool_calls ?? []) {
+          const call = calls.get(piece.index) ?? { id: '', name: '', json: '' };
+          if (piece.id) call.id = piece.id;
+          if (piece.function?.name) call.name += piece.function.name;
+          if (piece.function?.arguments) call.json += piece.function.arguments;
+          calls.set(piece.index, call);
+        }
+      }
+    } catch (error) {
+      throw this.describe(error);
+    }
+    const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => toolCallFromJson(call));
+    return { ...(text ? { text } : {}), toolCalls, ...(usage ? { usage } : {}) };
+  }
+
+  private withRetries<T>(call: () => Promise<T>): Promise<T> {
+    return callWithRetries(call, (error) => this.describe(error), this.options.retry);
+  }
+
+  private describe(error: unknown): ModelCallError {
+    return describeSdkError(error, { provider: this.provider, classes: SDK_ERRORS, secrets: [this.options.apiKey] });
   }
 }
 

@@ -28,7 +28,7 @@ type RemoteProvider = Exclude<LlmProvider, 'echo'>;
 
 export const DEFAULT_MODELS: Record<RemoteProvider, string> = {
   openai: 'gpt-4o-mini',
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-5-5',
   gemini: 'gemini-2.5-flash',
   'workers-ai': '@cf/meta/llama-3.1-8b-instruct',
 };

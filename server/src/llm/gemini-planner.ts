@@ -1,5 +1,5 @@
 // Google Gemini through @google/genai: generateContent with function declarations behind the Planner interface.
-import { type Content, type FunctionDeclaration, GoogleGenAI, type Part } from '@google/genai';
+import { type Content, type FunctionDeclaration, type GenerateContentResponse, GoogleGenAI, type Part } from '@google/genai';
 import type { ToolSpec } from '@lumibase/shared';
 import { callWithRetries, type RetryOptions } from './call-with-retries.js';
 import { kindOfStatus, ModelCallError, redactSecrets, retryAfterMs } from './model-call-error.js';
@@ -39,7 +39,7 @@ export class GeminiPlanner implements Planner {
     });
   }
 
-  async plan({ messages, tools, signal }: PlannerInput): Promise<PlannerOutput> {
+  async plan({ messages, tools, signal, onText }: PlannerInput): Promise<PlannerOutput> {
     const system = messages
       .filter((message) => message.role === 'system')
       .map((message) => message.content)
@@ -53,26 +53,28 @@ export class GeminiPlanner implements Planner {
         ...(signal ? { abortSignal: signal } : {}),
       },
     };
-    const response = await callWithRetries(
-      () => this.client.models.generateContent(request),
-      (error) => this.describe(error),
-      this.options.retry,
-    );
-    const parts = response.candidates?.[0]?.content?.parts;
-    if (!Array.isArray(parts))
-      throw new ModelCallError({ provider: 'gemini', kind: 'malformed_output', message: 'gemini answered without content' });
-    const text: string[] = [];
-    const toolCalls: PlannedToolCall[] = [];
-    for (const [index, part] of parts.entries()) {
-      if (typeof part.text === 'string' && !part.thought) text.push(part.text);
-      if (part.functionCall)
-        toolCalls.push(toolCallOf(part.functionCall.id ?? `gemini-${index}`, part.functionCall.name ?? '', part.functionCall.args));
+    const withRetries = <T>(call: () => Promise<T>) => callWithRetries(call, (error) => this.describe(error), this.options.retry);
+    const output: Required<Pick<PlannerOutput, 'toolCalls'>> & { text: string[]; usage?: PlannerOutput['usage'] } = {
+      text: [],
+      toolCalls: [],
+    };
+    if (!onText) {
+      collect(await withRetries(() => this.client.models.generateContent(request)), output);
+    } else {
+      // Each chunk is a whole GenerateContentResponse: text in pieces, function calls whole, usage in the last.
+      const stream = await withRetries(() => this.client.models.generateContentStream(request));
+      try {
+        for await (const chunk of stream) collect(chunk, output, onText);
+      } catch (error) {
+        throw this.describe(error);
+      }
     }
-    const usage = response.usageMetadata;
+    if (output.text.length === 0 && output.toolCalls.length === 0 && !output.usage)
+      throw new ModelCallError({ provider: 'gemini', kind: 'malformed_output', message: 'gemini answered without content' });
     return {
-      ...(text.length > 0 ? { text: text.join('') } : {}),
-      toolCalls,
-      ...(usage ? { usage: { inputTokens: usage.promptTokenCount ?? 0, outputTokens: usage.candidatesTokenCount ?? 0 } } : {}),
+      ...(output.text.length > 0 ? { text: output.text.join('') } : {}),
+      toolCalls: output.toolCalls,
+      ...(output.usage ? { usage: output.usage } : {}),
     };
   }
 
@@ -99,6 +101,25 @@ export class GeminiPlanner implements Planner {
       return new ModelCallError({ provider: 'gemini', kind: 'unreachable', message: `gemini is unreachable: ${message}` });
     return new ModelCallError({ provider: 'gemini', kind: 'malformed_output', message: `gemini call failed: ${message}` });
   }
+}
+
+function collect(
+  response: GenerateContentResponse,
+  output: { text: string[]; toolCalls: PlannedToolCall[]; usage?: PlannerOutput['usage'] },
+  onText?: (piece: string) => void,
+): void {
+  for (const part of response.candidates?.[0]?.content?.parts ?? []) {
+    if (typeof part.text === 'string' && part.text && !part.thought) {
+      output.text.push(part.text);
+      onText?.(part.text);
+    }
+    if (part.functionCall) {
+      const { id, name, args } = part.functionCall;
+      output.toolCalls.push(toolCallOf(id ?? `gemini-${output.toolCalls.length}`, name ?? '', args));
+    }
+  }
+  const usage = response.usageMetadata;
+  if (usage) output.usage = { inputTokens: usage.promptTokenCount ?? 0, outputTokens: usage.candidatesTokenCount ?? 0 };
 }
 
 function toolCallOf(id: string, name: string, args: unknown): PlannedToolCall {

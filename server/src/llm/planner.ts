@@ -33,6 +33,8 @@ export interface PlannerInput {
   /** Provider-neutral tool specs (JSON Schema parameters); each provider wraps them in its own format. */
   tools: ToolSpec[];
   signal?: AbortSignal;
+  /** When given, the planner streams and hands over the reply's text in pieces as they come. */
+  onText?: (piece: string) => void;
 }
 
 export interface TokenUsage {

@@ -201,6 +201,42 @@ describe.each(Object.entries(CASES))('the %s planner', (provider, providerCase) 
     expect(String((failure as Error).message)).not.toContain(KEY);
   });
 
+  it('streams when asked: the text comes in pieces to onText, and the result is the same as unstreamed', async () => {
+    const reply = {
+      text: 'Listing your collections first.',
+      toolCalls: [{ name: 'createField', arguments: { collection: 'posts', field: { name: 'title', type: 'string' } } }],
+      usage: { input: 55, output: 7 },
+    };
+    server.script([reply, reply]);
+    const pieces: string[] = [];
+    const streamed = await planner.plan({ messages: MESSAGES, tools: TOOLS, onText: (piece) => pieces.push(piece) });
+    const whole = await planner.plan({ messages: MESSAGES, tools: TOOLS });
+
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join('')).toBe(reply.text);
+    expect({ ...streamed, toolCalls: streamed.toolCalls.map(({ id: _id, ...call }) => call) }).toEqual({
+      ...whole,
+      toolCalls: whole.toolCalls.map(({ id: _id, ...call }) => call),
+    });
+    expect(streamed.usage).toEqual({ inputTokens: 55, outputTokens: 7 });
+    expect(server.requests[0]!.path).toMatch(providerCase.dialect === 'gemini' ? /:streamGenerateContent\?alt=sse$/ : providerCase.path);
+  });
+
+  it('denies a streamed tool call whose arguments are malformed, without throwing', async () => {
+    const raw = providerCase.dialect === 'gemini' ? 'delete everything' : '{"name": "posts"';
+    server.script([{ toolCalls: [{ name: 'deleteCollection', raw }] }]);
+    const output = await planner.plan({ messages: MESSAGES, tools: TOOLS, onText: () => {} });
+    expect(output.toolCalls).toEqual([
+      { id: expect.any(String), name: 'deleteCollection', arguments: expect.anything(), argumentsError: expect.any(String) },
+    ]);
+  });
+
+  it('retries a 429 when opening a stream too', async () => {
+    server.script([{ status: 429, headers: { 'retry-after': '1' } }, { text: 'streamed after all' }]);
+    const output = await planner.plan({ messages: MESSAGES, tools: TOOLS, onText: () => {} });
+    expect([output.text, delays]).toEqual(['streamed after all', [1000]]);
+  });
+
   it('fails with kind timeout when the service answers later than LLM_TIMEOUT_MS', async () => {
     const { planner: impatient } = build({ LLM_TIMEOUT_MS: 150 });
     server.script([{ text: 'late', delayMs: 1000 }]);

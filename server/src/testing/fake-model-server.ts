@@ -1,5 +1,6 @@
 // Test fixture of the external model services: a node:http server on 127.0.0.1 speaking OpenAI Chat Completions,
-// Anthropic Messages or Gemini generateContent, answering from a script and recording every request it got.
+// Anthropic Messages or Gemini generateContent (whole or as server-sent events), answering from a script and
+// recording every request it got.
 // biome-ignore-all lint/suspicious/noExplicitAny: request bodies are whatever the SDK under test sent; tests assert their shape.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,7 +46,11 @@ export async function startFakeModelServer(dialect: ModelDialect): Promise<FakeM
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       if (response.destroyed) return;
       if ('status' in reply) return send(response, reply.status, errorBody(dialect, reply.status, credentialOf(request)), reply.headers);
-      send(response, 200, answerBody(dialect, reply, requests.length));
+      const streamed = (body as any)?.stream === true || (request.url ?? '').includes(':streamGenerateContent');
+      if (!streamed) return send(response, 200, answerBody(dialect, reply, requests.length));
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const frame of answerEvents(dialect, reply, requests.length)) response.write(frame);
+      response.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -135,4 +140,124 @@ function answerBody(dialect: ModelDialect, reply: Exclude<ScriptedReply, { statu
     ],
     usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
   };
+}
+
+/** Text in pieces of a few characters, as models stream it. */
+function pieces(text: string | undefined, size = 6): string[] {
+  const result: string[] = [];
+  for (let at = 0; text && at < text.length; at += size) result.push(text.slice(at, at + size));
+  return result;
+}
+
+function argumentsJson(call: ScriptedToolCall): string {
+  if (!('raw' in call)) return JSON.stringify(call.arguments ?? {});
+  return typeof call.raw === 'string' ? call.raw : JSON.stringify(call.raw);
+}
+
+/** Each provider's documented streaming format: OpenAI and Gemini send `data:` lines, Anthropic named events. */
+function answerEvents(dialect: ModelDialect, reply: Exclude<ScriptedReply, { status: number }>, serial: number): string[] {
+  const calls = reply.toolCalls ?? [];
+  const usage = reply.usage ?? { input: 100, output: 10 };
+  const data = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
+  if (dialect === 'anthropic') {
+    const event = (value: { type: string; [key: string]: unknown }) => `event: ${value.type}\n${data(value)}`;
+    const frames = [
+      event({
+        type: 'message_start',
+        message: {
+          id: `msg_${serial}`,
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: usage.input, output_tokens: 1 },
+        },
+      }),
+    ];
+    let index = 0;
+    if (reply.text) {
+      frames.push(event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
+      for (const piece of pieces(reply.text))
+        frames.push(event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }));
+      frames.push(event({ type: 'content_block_stop', index }));
+      index++;
+    }
+    for (const [position, call] of calls.entries()) {
+      frames.push(
+        event({
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id: `toolu_${serial}_${position}`, name: call.name, input: {} },
+        }),
+      );
+      for (const piece of pieces(argumentsJson(call), 8))
+        frames.push(event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }));
+      frames.push(event({ type: 'content_block_stop', index }));
+      index++;
+    }
+    frames.push(
+      event({
+        type: 'message_delta',
+        delta: { stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null },
+        usage: { output_tokens: usage.output },
+      }),
+    );
+    frames.push(event({ type: 'message_stop' }));
+    return frames;
+  }
+  if (dialect === 'gemini') {
+    const chunk = (parts: unknown[], last = false) =>
+      data({
+        candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
+        ...(last
+          ? {
+              usageMetadata: {
+                promptTokenCount: usage.input,
+                candidatesTokenCount: usage.output,
+                totalTokenCount: usage.input + usage.output,
+              },
+            }
+          : {}),
+        modelVersion: 'gemini-test',
+      });
+    const frames = pieces(reply.text).map((piece) => chunk([{ text: piece }]));
+    frames.push(
+      chunk(
+        calls.map((call) => ({ functionCall: { name: call.name, args: 'raw' in call ? call.raw : call.arguments } })),
+        true,
+      ),
+    );
+    return frames;
+  }
+  const chunk = (delta: unknown, finish: string | null = null) =>
+    data({
+      id: `chatcmpl-${serial}`,
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model: 'test-model',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+  const frames = [chunk({ role: 'assistant', content: '' })];
+  for (const piece of pieces(reply.text)) frames.push(chunk({ content: piece }));
+  for (const [index, call] of calls.entries()) {
+    frames.push(
+      chunk({ tool_calls: [{ index, id: `call_${serial}_${index}`, type: 'function', function: { name: call.name, arguments: '' } }] }),
+    );
+    for (const piece of pieces(argumentsJson(call), 8)) frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  }
+  frames.push(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'));
+  frames.push(
+    data({
+      id: `chatcmpl-${serial}`,
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model: 'test-model',
+      choices: [],
+      usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+    }),
+  );
+  frames.push('data: [DONE]\n\n');
+  return frames;
 }
