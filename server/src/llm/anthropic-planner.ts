@@ -2,24 +2,17 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolSpec } from '@lumibase/shared';
-import { callWithRetries, type RetryOptions } from './call-with-retries.js';
+import { callWithRetries } from './call-with-retries.js';
 import { ModelCallError } from './model-call-error.js';
 import { toolCallFromJson } from './parse-tool-arguments.js';
-import type { PlannedToolCall, Planner, PlannerInput, PlannerMessage, PlannerOutput } from './planner.js';
+import type { PlannedToolCall, Planner, PlannerInput, PlannerMessage, PlannerOutput, RemotePlannerOptions } from './planner.js';
 import { describeSdkError } from './sdk-error.js';
+import { systemText } from './system-text.js';
 import { ToolCache } from './tool-cache.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const MAX_OUTPUT_TOKENS = 2048;
 const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
-
-export interface AnthropicPlannerOptions {
-  apiKey: string;
-  baseURL?: string;
-  model: string;
-  timeoutMs: number;
-  retry?: RetryOptions;
-}
 
 export class AnthropicPlanner implements Planner {
   readonly provider = 'anthropic' as const;
@@ -27,7 +20,7 @@ export class AnthropicPlanner implements Planner {
   private readonly client: Anthropic;
   private readonly tools = new ToolCache<Tool[]>((specs) => specs.map(toAnthropicTool));
 
-  constructor(private readonly options: AnthropicPlannerOptions) {
+  constructor(private readonly options: RemotePlannerOptions) {
     this.model = options.model;
     // maxRetries 0: callWithRetries owns retrying, so the SDK's never multiplies ours.
     this.client = new Anthropic({
@@ -39,10 +32,7 @@ export class AnthropicPlanner implements Planner {
   }
 
   async plan({ messages, tools, signal, onText }: PlannerInput): Promise<PlannerOutput> {
-    const system = messages
-      .filter((message) => message.role === 'system')
-      .map((message) => message.content)
-      .join('\n\n');
+    const system = systemText(messages);
     const request: MessageCreateParamsNonStreaming = {
       model: this.model,
       max_tokens: MAX_OUTPUT_TOKENS,

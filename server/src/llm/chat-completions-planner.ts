@@ -6,20 +6,16 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type { ToolSpec } from '@lumibase/shared';
-import { callWithRetries, type RetryOptions } from './call-with-retries.js';
+import { callWithRetries } from './call-with-retries.js';
 import { ModelCallError } from './model-call-error.js';
 import { toolCallFromJson } from './parse-tool-arguments.js';
-import type { Planner, PlannerInput, PlannerMessage, PlannerOutput } from './planner.js';
+import type { Planner, PlannerInput, PlannerMessage, PlannerOutput, RemotePlannerOptions } from './planner.js';
 import { describeSdkError } from './sdk-error.js';
 import { ToolCache } from './tool-cache.js';
 
-export interface ChatCompletionsPlannerOptions {
+export interface ChatCompletionsPlannerOptions extends RemotePlannerOptions {
   provider: 'openai' | 'workers-ai';
-  apiKey: string;
   baseURL: string;
-  model: string;
-  timeoutMs: number;
-  retry?: RetryOptions;
 }
 
 /** The per-request options this planner passes (the SDK does not export its type). */

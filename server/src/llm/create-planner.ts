@@ -5,7 +5,7 @@ import type { RetryOptions } from './call-with-retries.js';
 import { EchoPlanner } from './echo-planner.js';
 import { GeminiPlanner } from './gemini-planner.js';
 import { createOpenAIPlanner } from './openai-planner.js';
-import type { LlmProvider, Planner } from './planner.js';
+import type { LlmProvider, ModelCallOptions, Planner } from './planner.js';
 import { createWorkersAiPlanner } from './workers-ai-planner.js';
 
 export type PlannerConfig = Pick<
@@ -41,42 +41,20 @@ const REQUIRED_CREDENTIALS: Record<RemoteProvider, (keyof PlannerConfig)[]> = {
   'workers-ai': ['CLOUDFLARE_ACCOUNT_ID', 'CLOUDFLARE_API_TOKEN'],
 };
 
-export type PlannerFactory = (options: { config: PlannerConfig; model: string; retry: RetryOptions }) => Planner;
+export type PlannerFactory = (options: { config: PlannerConfig } & ModelCallOptions) => Planner;
 
 /** One file per provider in this folder; createPlanner has checked the credentials each one reads. */
 export const PROVIDER_FACTORIES: Record<RemoteProvider, PlannerFactory> = {
-  openai: ({ config, model, retry }) =>
-    createOpenAIPlanner({
-      apiKey: config.OPENAI_API_KEY!,
-      ...(config.OPENAI_BASE_URL ? { baseURL: config.OPENAI_BASE_URL } : {}),
-      model,
-      timeoutMs: config.LLM_TIMEOUT_MS,
-      retry,
-    }),
-  anthropic: ({ config, model, retry }) =>
-    new AnthropicPlanner({
-      apiKey: config.ANTHROPIC_API_KEY!,
-      ...(config.ANTHROPIC_BASE_URL ? { baseURL: config.ANTHROPIC_BASE_URL } : {}),
-      model,
-      timeoutMs: config.LLM_TIMEOUT_MS,
-      retry,
-    }),
-  gemini: ({ config, model, retry }) =>
-    new GeminiPlanner({
-      apiKey: config.GEMINI_API_KEY!,
-      ...(config.GEMINI_BASE_URL ? { baseURL: config.GEMINI_BASE_URL } : {}),
-      model,
-      timeoutMs: config.LLM_TIMEOUT_MS,
-      retry,
-    }),
-  'workers-ai': ({ config, model, retry }) =>
+  openai: ({ config, ...call }) => createOpenAIPlanner({ ...call, apiKey: config.OPENAI_API_KEY!, baseURL: config.OPENAI_BASE_URL }),
+  anthropic: ({ config, ...call }) =>
+    new AnthropicPlanner({ ...call, apiKey: config.ANTHROPIC_API_KEY!, baseURL: config.ANTHROPIC_BASE_URL }),
+  gemini: ({ config, ...call }) => new GeminiPlanner({ ...call, apiKey: config.GEMINI_API_KEY!, baseURL: config.GEMINI_BASE_URL }),
+  'workers-ai': ({ config, ...call }) =>
     createWorkersAiPlanner({
+      ...call,
       accountId: config.CLOUDFLARE_ACCOUNT_ID!,
-      apiToken: config.CLOUDFLARE_API_TOKEN!,
-      ...(config.WORKERS_AI_BASE_URL ? { baseURL: config.WORKERS_AI_BASE_URL } : {}),
-      model,
-      timeoutMs: config.LLM_TIMEOUT_MS,
-      retry,
+      apiKey: config.CLOUDFLARE_API_TOKEN!,
+      baseURL: config.WORKERS_AI_BASE_URL,
     }),
 };
 
@@ -104,5 +82,5 @@ export function createPlanner(
     onFallback?.(`LLM_PROVIDER=${provider} is not available yet; using the echo planner`);
     return new EchoPlanner();
   }
-  return factory({ config, model: config.LLM_MODEL ?? DEFAULT_MODELS[provider], retry });
+  return factory({ config, model: config.LLM_MODEL ?? DEFAULT_MODELS[provider], timeoutMs: config.LLM_TIMEOUT_MS, retry });
 }

@@ -1,19 +1,15 @@
 // Google Gemini through @google/genai: generateContent with function declarations behind the Planner interface.
 import { type Content, type FunctionDeclaration, type GenerateContentResponse, GoogleGenAI, type Part } from '@google/genai';
 import type { ToolSpec } from '@lumibase/shared';
-import { callWithRetries, type RetryOptions } from './call-with-retries.js';
+import { callWithRetries } from './call-with-retries.js';
 import { kindOfStatus, ModelCallError, redactSecrets, retryAfterMs } from './model-call-error.js';
-import type { PlannedToolCall, Planner, PlannerInput, PlannerMessage, PlannerOutput } from './planner.js';
+import type { PlannedToolCall, Planner, PlannerInput, PlannerMessage, PlannerOutput, RemotePlannerOptions } from './planner.js';
+import { systemText } from './system-text.js';
 import { ToolCache } from './tool-cache.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
-export interface GeminiPlannerOptions {
-  apiKey: string;
-  baseURL?: string;
-  model: string;
-  timeoutMs: number;
-  retry?: RetryOptions;
+export interface GeminiPlannerOptions extends RemotePlannerOptions {
   fetch?: typeof fetch;
 }
 
@@ -40,10 +36,7 @@ export class GeminiPlanner implements Planner {
   }
 
   async plan({ messages, tools, signal, onText }: PlannerInput): Promise<PlannerOutput> {
-    const system = messages
-      .filter((message) => message.role === 'system')
-      .map((message) => message.content)
-      .join('\n\n');
+    const system = systemText(messages);
     const request = {
       model: this.model,
       contents: toContents(messages),

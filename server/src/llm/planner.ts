@@ -1,5 +1,6 @@
 // The one interface every language-model provider implements: messages and tools in, text and tool calls out.
 import type { ToolSpec } from '@lumibase/shared';
+import type { RetryOptions } from './call-with-retries.js';
 
 import type { LLM_PROVIDERS } from '../config.js';
 
@@ -48,6 +49,20 @@ export interface PlannerOutput {
   toolCalls: PlannedToolCall[];
   /** Reported by remote providers; echo has none. */
   usage?: TokenUsage;
+}
+
+/** How each model call of a remote planner is made. */
+export interface ModelCallOptions {
+  model: string;
+  /** LLM_TIMEOUT_MS: one try of one model call. */
+  timeoutMs: number;
+  retry?: RetryOptions;
+}
+
+/** What a remote planner is built from; `baseURL` unset means the provider's own service. */
+export interface RemotePlannerOptions extends ModelCallOptions {
+  apiKey: string;
+  baseURL?: string | undefined;
 }
 
 export interface Planner {
