@@ -12,7 +12,7 @@ mkdirSync(resultsDir, { recursive: true });
 const extraArgs = process.argv.slice(2);
 
 const phases = [
-  { name: 'in-process', projects: ['shared', 'server', 'workers', 'web'] },
+  { name: 'in-process', projects: ['shared', 'embedded-mongo', 'server', 'workers', 'web'] },
   { name: 'cross-process', projects: ['test'] },
 ];
 

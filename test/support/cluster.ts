@@ -47,7 +47,7 @@ export class Cluster {
   }
 
   async startMongo(): Promise<string> {
-    this.mongo = startTs('server/src/store/embedded/cli.ts', { args: ['--port', '0', '--in-memory'], env: { LOG_LEVEL: 'warn' } });
+    this.mongo = startTs('embedded-mongo/src/cli.ts', { args: ['--port', '0', '--in-memory'], env: { LOG_LEVEL: 'warn' } });
     const ready = await this.mongo.waitForLine(/^ready mongodb:\/\//);
     this.mongoUri = ready.replace(/^ready /, '').trim();
     return this.mongoUri;

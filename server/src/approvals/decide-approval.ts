@@ -4,10 +4,10 @@ import {
   type Approval,
   type ApprovalDecision,
   type CapabilityHolder,
+  canDecideApproval,
   ConflictError,
   deciderCapabilities,
   ForbiddenError,
-  hasCapabilities,
   missingCapabilities,
 } from '@lumibase/shared';
 import { recordNotInSite } from '../store/record-not-in-site.js';
@@ -48,10 +48,9 @@ export class ApprovalDecider {
     if (!approval) throw recordNotInSite();
 
     // Deciding runs the skill on the decider's authority: they must be able to run it themselves.
-    const required = deciderCapabilities(approval.skillName);
-    if (!hasCapabilities(decider, required)) {
+    if (!canDecideApproval(decider, approval.skillName)) {
       throw new ForbiddenError({
-        message: `Deciding needs ${missingCapabilities(decider, required).join(', ')}`,
+        message: `Deciding needs ${missingCapabilities(decider, deciderCapabilities(approval.skillName)).join(', ')}`,
         reason: 'missing_capabilities',
       });
     }

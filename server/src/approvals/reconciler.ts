@@ -30,10 +30,10 @@ export class Reconciler {
     // Across sites on purpose: each approval found is then handled within its own site.
     const stuck = await approvals
       .find({ status: 'executing', updatedAt: { $lt: new Date(clock().getTime() - graceMs) } }, { _id: 1, siteId: 1, attempts: 1 })
-      .lean<{ _id: { toHexString(): string }; siteId: string; attempts: number }[]>();
+      .lean<{ _id: { toHexString(): string }; siteId: { toHexString(): string }; attempts: number }[]>();
     let requeued = 0;
     for (const approval of stuck) {
-      const job = { siteId: approval.siteId, approvalId: approval._id.toHexString(), attempt: approval.attempts };
+      const job = { siteId: approval.siteId.toHexString(), approvalId: approval._id.toHexString(), attempt: approval.attempts };
       const existing = await queue.getJob(job);
       const state = existing ? await existing.getState() : 'missing';
       if (LIVE_JOB_STATES.has(state)) continue;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countingExecutors, type ExecutorRun } from '../testing/counting-executors.js';
-import type { NewApproval } from '../store/ai/approval.store.js';
+import { pendingApproval } from '../testing/ai-arbitraries.js';
 import { startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
 
 const RUNS = { numRuns: 100 };
@@ -31,21 +31,6 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const copilotStores = () => server.composed.copilot.stores;
-
-function newApproval(overrides: Partial<NewApproval> = {}): NewApproval {
-  const at = new Date('2025-06-01T00:00:00.000Z');
-  return {
-    skillName: 'deleteCollection',
-    arguments: { name: 'posts' },
-    context: { message: 'delete collection posts' },
-    status: 'pending',
-    requestedBy: { id: 'u-requester', name: 'Requester' },
-    attempts: 0,
-    createdAt: at,
-    updatedAt: at,
-    ...overrides,
-  };
-}
 
 /** What one member has stored in the site: conversations and messages (all of them, any user). */
 async function storedIn(site: string, userId: string) {
@@ -142,7 +127,7 @@ describe('property 10: the approvals list', () => {
             const at = new Date(Date.UTC(2025, 0, 1, 0, 0, second));
             const approval = await copilotStores()
               .forSite(site)
-              .approvals.insert(newApproval({ status, createdAt: at, updatedAt: at }));
+              .approvals.insert(pendingApproval({ status, createdAt: at, updatedAt: at }));
             return { ...approval, where };
           }),
         );
@@ -200,7 +185,7 @@ describe('property 11: the tenant wall', () => {
           id = (
             await copilotStores()
               .forSite(otherSiteId)
-              .approvals.insert(newApproval({ status: target.status }))
+              .approvals.insert(pendingApproval({ status: target.status }))
           ).id;
         } else id = target.id;
         const path = `/ai/approvals/${encodeURIComponent(id)}`;

@@ -1,7 +1,7 @@
 // Finds the MongoDB to use: MONGODB_URI, else the embedded wire-compatible server persisting under DATA_DIR/mongo.
 import { resolve } from 'node:path';
 import type { Logger } from '../logger.js';
-import { startEmbeddedMongo } from '../store/embedded/index.js';
+import { startEmbeddedMongo } from '@lumibase/embedded-mongo';
 
 export interface ResolvedMongo {
   uri: string;

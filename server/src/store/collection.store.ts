@@ -3,7 +3,7 @@ import { ConflictError, type Field } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { NOT_DELETED, type OutboxRelay, owe } from './outbox.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
-import { decodeJsonValue, encodeJsonValue, type Stored } from './json-value-codec.js';
+import { decodeJsonValue, encodeJsonValue, type Stored } from './json-codec.js';
 import type { CmsCollectionModel } from './models/cms-collection.model.js';
 import { type Page, type PageOf, toId, toIso } from './object-id.js';
 import { SiteScopedStore } from './site-scoped.js';

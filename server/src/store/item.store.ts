@@ -3,7 +3,7 @@ import type { ContentChange } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { NOT_DELETED, type OutboxRelay, owe } from './outbox.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
-import { decodeRecord, encodeJsonValue, encodeRecord } from './json-value-codec.js';
+import { decodeRecord, encodeJsonValue, encodeRecord } from './json-codec.js';
 import type { CmsItemModel } from './models/cms-item.model.js';
 import { type Page, type PageOf, parseObjectId, toId, toIso } from './object-id.js';
 import { SiteScopedStore } from './site-scoped.js';

@@ -1,7 +1,7 @@
 // The transactional outbox without transactions: a change and the event it owes are one document write;
 // the relay later appends owed events to the site's log, publishes them, and clears them.
 import { randomUUID } from 'node:crypto';
-import type { SiteEvent, SiteEventBody } from '@lumibase/shared';
+import { SITE_EVENT_NAMES, type SiteEvent, type SiteEventBody } from '@lumibase/shared';
 import { type Model, Schema, type Types } from 'mongoose';
 import type { Logger } from '../logger.js';
 import type { EventLogStore } from './event-log.store.js';
@@ -15,7 +15,10 @@ export interface OutboxEntry {
 
 /** The schema fields every document that owes events carries. */
 export const outboxFields = {
-  outbox: { type: [new Schema({ eventId: String, name: String, body: String }, { _id: false })], default: undefined },
+  outbox: {
+    type: [new Schema({ eventId: String, name: { type: String, enum: SITE_EVENT_NAMES }, body: String }, { _id: false })],
+    default: undefined,
+  },
   /** A deleted record stays as a tombstone until the event its deletion owes is relayed. */
   deletedAt: { type: Date },
 };

@@ -83,3 +83,19 @@ export const approvalArbitrary: fc.Arbitrary<NewApproval> = fc.record(
   },
   { requiredKeys: ['skillName', 'arguments', 'context', 'status', 'requestedBy', 'attempts', 'createdAt', 'updatedAt'] },
 );
+
+/** A pending approval to insert directly, for tests that need one without going through the gate. */
+export function pendingApproval(overrides: Partial<NewApproval> = {}): NewApproval {
+  const at = new Date('2025-01-01T00:00:00.000Z');
+  return {
+    skillName: 'deleteCollection',
+    arguments: { name: 'posts' },
+    context: { message: 'delete collection posts' },
+    status: 'pending',
+    requestedBy: { id: 'u1', name: 'Ada' },
+    attempts: 0,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}

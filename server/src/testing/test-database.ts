@@ -1,7 +1,7 @@
 // Store tests talk to MongoDB over the wire: a real one when MONGODB_URI is set, else an embedded server of their own.
 import { randomBytes } from 'node:crypto';
 import mongoose, { type Connection } from 'mongoose';
-import { type EmbeddedMongo, startEmbeddedMongo } from '../store/embedded/index.js';
+import { type EmbeddedMongo, startEmbeddedMongo } from '@lumibase/embedded-mongo';
 
 export interface TestDatabase {
   uri: string;

@@ -9,7 +9,7 @@ const actor = new Schema({ id: { type: String, required: true }, name: { type: S
 
 const approvalSchema = new Schema(
   {
-    siteId: { type: String, required: true },
+    siteId: { type: Schema.Types.ObjectId, required: true },
     skillName: { type: String, required: true },
     /** encodeJson(arguments): see json-codec.ts for why this is text. */
     argumentsJson: { type: String, required: true },
@@ -39,7 +39,7 @@ approvalSchema.index({ siteId: 1, status: 1, createdAt: -1 });
 
 const auditSchema = new Schema(
   {
-    siteId: { type: String, required: true },
+    siteId: { type: Schema.Types.ObjectId, required: true },
     action: { type: String, enum: AUDIT_ACTIONS, required: true },
     skillName: { type: String },
     approvalId: { type: String },
@@ -53,7 +53,7 @@ auditSchema.index({ siteId: 1, createdAt: -1 });
 
 const conversationSchema = new Schema(
   {
-    siteId: { type: String, required: true },
+    siteId: { type: Schema.Types.ObjectId, required: true },
     userId: { type: String, required: true },
     title: { type: String, required: true },
     createdAt: { type: Date, required: true },
@@ -65,7 +65,7 @@ conversationSchema.index({ siteId: 1, userId: 1, updatedAt: -1 });
 
 const messageSchema = new Schema(
   {
-    siteId: { type: String, required: true },
+    siteId: { type: Schema.Types.ObjectId, required: true },
     conversationId: { type: String, required: true },
     role: { type: String, enum: MESSAGE_ROLES, required: true },
     content: { type: String },
@@ -83,7 +83,7 @@ messageSchema.index({ siteId: 1, conversationId: 1, createdAt: -1 });
  */
 const operationSchema = new Schema(
   {
-    siteId: { type: String, required: true },
+    siteId: { type: Schema.Types.ObjectId, required: true },
     operationId: { type: String, required: true },
     skillName: { type: String, required: true },
     status: { type: String, enum: ['started', 'completed'], required: true },

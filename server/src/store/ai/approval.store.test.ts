@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import type { Approval } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewApproval } from './approval.store.js';
 import { APPROVAL_LIST_LIMIT } from './approval.store.js';
-import { approvalArbitrary } from '../../testing/ai-arbitraries.js';
+import { approvalArbitrary, pendingApproval } from '../../testing/ai-arbitraries.js';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/ai-test-database.js';
 
 let database: TestDatabase;
@@ -13,21 +12,6 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 const approvalsOf = (siteId: string) => database.stores.forSite(siteId).approvals;
-
-function pendingApproval(overrides: Partial<NewApproval> = {}): NewApproval {
-  const at = new Date('2025-01-01T00:00:00.000Z');
-  return {
-    skillName: 'deleteCollection',
-    arguments: { name: 'posts' },
-    context: { message: 'delete collection posts' },
-    status: 'pending',
-    requestedBy: { id: 'u1', name: 'Ada' },
-    attempts: 0,
-    createdAt: at,
-    updatedAt: at,
-    ...overrides,
-  };
-}
 
 describe('ApprovalStore', () => {
   describe('property 15: round trip', () => {
@@ -67,9 +51,9 @@ describe('ApprovalStore', () => {
       const created = await store.insert(pendingApproval());
       expect(await store.get(created.id)).toBeDefined();
       for (const id of ['', 'abc', 'zzzzzzzzzzzzzzzzzzzzzzzz', `${created.id}0`, '000000000000000000000000', '{"$gt":""}']) {
-        expect(await store.get(id)).toBeUndefined();
+        expect(await store.get(id)).toBeNull();
       }
-      expect(await approvalsOf(freshSiteId()).get(created.id)).toBeUndefined();
+      expect(await approvalsOf(freshSiteId()).get(created.id)).toBeNull();
     });
   });
 
@@ -109,9 +93,9 @@ describe('ApprovalStore', () => {
       const { id } = await store.insert(pendingApproval());
       const at = new Date('2025-02-02T00:00:00.000Z');
       const decidedBy = { id: 'u2', name: 'Grace' };
-      expect(await approvalsOf(freshSiteId()).transition(id, { from: 'pending', to: 'rejected', at })).toBeUndefined();
-      expect(await store.transition(id, { from: 'executing', to: 'approved', at })).toBeUndefined();
-      expect(await store.transition('nope', { from: 'pending', to: 'executing', at })).toBeUndefined();
+      expect(await approvalsOf(freshSiteId()).transition(id, { from: 'pending', to: 'rejected', at })).toBeNull();
+      expect(await store.transition(id, { from: 'executing', to: 'approved', at })).toBeNull();
+      expect(await store.transition('nope', { from: 'pending', to: 'executing', at })).toBeNull();
 
       const executing = await store.transition(id, {
         from: 'pending',

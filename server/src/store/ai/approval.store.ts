@@ -3,8 +3,9 @@ import { type Approval, type ApprovalStatus, toApprovalJson } from '@lumibase/sh
 import { Types } from 'mongoose';
 import { type OutboxRelay, owe } from '../outbox.js';
 import type { AiModels, ApprovalDocument } from './ai-models.js';
-import { decodeJson, encodeJson } from './json-codec.js';
-import { parseRecordId, requireSiteId } from './record-id.js';
+import { decodeJson, encodeJson } from '../json-codec.js';
+import { parseObjectId } from '../object-id.js';
+import { SiteScopedStore } from '../site-scoped.js';
 
 export const APPROVAL_LIST_LIMIT = 100;
 const MAX_TRANSITION_ATTEMPTS = 20;
@@ -41,16 +42,16 @@ export interface ApprovalTransition {
 export interface ApprovalRepository {
   readonly siteId: string;
   insert(approval: NewApproval): Promise<Approval>;
-  get(id: string): Promise<Approval | undefined>;
+  get(id: string): Promise<Approval | null>;
   list(options?: { status?: ApprovalStatus; limit?: number }): Promise<Approval[]>;
   count(options?: { status?: ApprovalStatus }): Promise<number>;
-  transition(id: string, transition: ApprovalTransition): Promise<Approval | undefined>;
+  transition(id: string, transition: ApprovalTransition): Promise<Approval | null>;
 }
 
 function toApproval(document: ApprovalDocument): Approval {
   const approval: Approval = {
     id: document._id.toHexString(),
-    siteId: document.siteId,
+    siteId: document.siteId.toString(),
     skillName: document.skillName,
     arguments: decodeJson(document.argumentsJson) as Record<string, unknown>,
     context: { message: document.context.message ?? '' },
@@ -74,15 +75,13 @@ function storedField(field: ChangeableField, value: unknown): [string, unknown] 
   return field === 'result' ? ['resultJson', encodeJson(value)] : [field, value];
 }
 
-export class ApprovalStore implements ApprovalRepository {
-  readonly siteId: string;
-
+export class ApprovalStore extends SiteScopedStore implements ApprovalRepository {
   constructor(
     private readonly models: Pick<AiModels, 'approvals'>,
     siteId: string,
     private readonly relay: OutboxRelay,
   ) {
-    this.siteId = requireSiteId(siteId);
+    super(siteId);
   }
 
   /** Inserts the approval together with the `approval-created` event it owes. */
@@ -90,32 +89,31 @@ export class ApprovalStore implements ApprovalRepository {
     const { arguments: args, result, ...rest } = approval;
     const _id = new Types.ObjectId();
     const inserted: Approval = { ...approval, id: _id.toHexString(), siteId: this.siteId };
-    const document = {
+    const document = this.owned({
       _id,
       ...rest,
-      siteId: this.siteId,
       argumentsJson: encodeJson(args),
       ...(result === undefined ? {} : { resultJson: encodeJson(result) }),
       revision: 0,
       outbox: [owe({ name: 'approval-created', body: { approval: toApprovalJson(inserted) } })],
-    };
+    });
     await this.models.approvals.insertMany([document], { lean: true });
     await this.relay.relay(this.models.approvals, _id);
     return inserted;
   }
 
   /** Absent when the id is malformed, unknown, or another site's: callers cannot tell which. */
-  async get(id: string): Promise<Approval | undefined> {
-    const _id = parseRecordId(id);
-    if (!_id) return undefined;
-    const document = await this.models.approvals.findOne({ _id, siteId: this.siteId }).lean<ApprovalDocument>();
-    return document ? toApproval(document) : undefined;
+  async get(id: string): Promise<Approval | null> {
+    const _id = parseObjectId(id);
+    if (!_id) return null;
+    const document = await this.models.approvals.findOne(this.scoped({ _id })).lean<ApprovalDocument>();
+    return document ? toApproval(document) : null;
   }
 
   /** Newest first (ties by id), at most 100. */
   async list({ status = 'pending', limit = APPROVAL_LIST_LIMIT }: { status?: ApprovalStatus; limit?: number } = {}): Promise<Approval[]> {
     const documents = await this.models.approvals
-      .find({ siteId: this.siteId, status })
+      .find(this.scoped({ status }))
       .sort({ createdAt: -1, _id: -1 })
       .limit(Math.min(Math.max(limit, 1), APPROVAL_LIST_LIMIT))
       .lean<ApprovalDocument[]>();
@@ -123,27 +121,27 @@ export class ApprovalStore implements ApprovalRepository {
   }
 
   count({ status = 'pending' }: { status?: ApprovalStatus } = {}): Promise<number> {
-    return this.models.approvals.countDocuments({ siteId: this.siteId, status });
+    return this.models.approvals.countDocuments(this.scoped({ status }));
   }
 
   /**
    * Compare-and-set: applies the change only if the approval is in this site and in `from`, in
    * one atomic findAndModify, so of two concurrent transitions from the same state one wins and
-   * the other gets undefined. The same write records the `approval-decided` event it owes, with
+   * the other gets null. The same write records the `approval-decided` event it owes, with
    * the approval as it will be: computed from the revision read, which the write requires unchanged.
    */
-  async transition(id: string, transition: ApprovalTransition): Promise<Approval | undefined> {
-    const _id = parseRecordId(id);
-    if (!_id) return undefined;
+  async transition(id: string, transition: ApprovalTransition): Promise<Approval | null> {
+    const _id = parseObjectId(id);
+    if (!_id) return null;
     for (let attempt = 0; attempt < MAX_TRANSITION_ATTEMPTS; attempt++) {
-      const current = await this.models.approvals.findOne({ _id, siteId: this.siteId, status: transition.from }).lean<ApprovalDocument>();
-      if (!current) return undefined;
+      const current = await this.models.approvals.findOne(this.scoped({ _id, status: transition.from })).lean<ApprovalDocument>();
+      if (!current) return null;
       const next = applyTransition(toApproval(current), transition);
       const update = this.transitionUpdate(transition);
       update.$inc = { ...(update.$inc as object | undefined), revision: 1 };
       update.$push = { outbox: owe({ name: 'approval-decided', body: { approval: toApprovalJson(next) } }) };
       const document = await this.models.approvals
-        .findOneAndUpdate({ _id, siteId: this.siteId, status: transition.from, revision: current.revision ?? 0 }, update, { new: true })
+        .findOneAndUpdate(this.scoped({ _id, status: transition.from, revision: current.revision ?? 0 }), update, { new: true })
         .lean<ApprovalDocument>();
       if (document) {
         await this.relay.relay(this.models.approvals, _id);
@@ -151,7 +149,7 @@ export class ApprovalStore implements ApprovalRepository {
       }
       // Another transition from the same state won, or something else moved the revision: read again.
     }
-    return undefined;
+    return null;
   }
 
   private transitionUpdate(transition: ApprovalTransition): Record<string, unknown> {

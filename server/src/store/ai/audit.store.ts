@@ -1,8 +1,8 @@
 // ai_audit for one site: one entry per Copilot action, newest first.
 import type { AuditEntry } from '@lumibase/shared';
 import type { AiModels, AuditDocument } from './ai-models.js';
-import { decodeJson, encodeJson } from './json-codec.js';
-import { requireSiteId } from './record-id.js';
+import { decodeJson, encodeJson } from '../json-codec.js';
+import { SiteScopedStore } from '../site-scoped.js';
 
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'siteId'>;
 
@@ -16,7 +16,7 @@ export interface AuditRepository {
 function toAuditEntry(document: AuditDocument): AuditEntry {
   const entry: AuditEntry = {
     id: document._id.toHexString(),
-    siteId: document.siteId,
+    siteId: document.siteId.toString(),
     action: document.action,
     actor: { id: document.actor.id, name: document.actor.name ?? '' },
     createdAt: document.createdAt,
@@ -27,26 +27,24 @@ function toAuditEntry(document: AuditDocument): AuditEntry {
   return entry;
 }
 
-export class AuditStore implements AuditRepository {
-  readonly siteId: string;
-
+export class AuditStore extends SiteScopedStore implements AuditRepository {
   constructor(
     private readonly models: Pick<AiModels, 'audit'>,
     siteId: string,
   ) {
-    this.siteId = requireSiteId(siteId);
+    super(siteId);
   }
 
   async append(entry: NewAuditEntry): Promise<AuditEntry> {
     const { detail, ...rest } = entry;
-    const document = { ...rest, siteId: this.siteId, ...(detail === undefined ? {} : { detailJson: encodeJson(detail) }) };
+    const document = this.owned({ ...rest, ...(detail === undefined ? {} : { detailJson: encodeJson(detail) }) });
     const [created] = await this.models.audit.insertMany([document], { lean: true });
     return { ...entry, id: created!._id.toHexString(), siteId: this.siteId };
   }
 
   async list({ limit = 25, offset = 0 }: { limit?: number; offset?: number } = {}): Promise<AuditEntry[]> {
     const documents = await this.models.audit
-      .find({ siteId: this.siteId })
+      .find(this.scoped({}))
       .sort({ createdAt: -1, _id: -1 })
       .skip(offset)
       .limit(limit)
@@ -55,6 +53,6 @@ export class AuditStore implements AuditRepository {
   }
 
   count(): Promise<number> {
-    return this.models.audit.countDocuments({ siteId: this.siteId });
+    return this.models.audit.countDocuments(this.scoped({}));
   }
 }

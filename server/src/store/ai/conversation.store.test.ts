@@ -15,8 +15,8 @@ describe('ConversationStore', () => {
     const conversations = database.stores.forSite(freshSiteId()).conversations;
     const created = await conversations.create({ userId: 'u1', title: 'Schema work', at: at(0) });
     expect(await conversations.get(created.id)).toEqual(created);
-    expect(await conversations.get('malformed')).toBeUndefined();
-    expect(await database.stores.forSite(freshSiteId()).conversations.get(created.id)).toBeUndefined();
+    expect(await conversations.get('malformed')).toBeNull();
+    expect(await database.stores.forSite(freshSiteId()).conversations.get(created.id)).toBeNull();
   });
 
   it('lists a user’s conversations, most recently active first', async () => {
@@ -65,7 +65,7 @@ describe('ConversationStore', () => {
     expect(await database.stores.forSite(freshSiteId()).conversations.delete(id)).toBe(false);
     expect(await conversations.countMessages(id)).toBe(1);
     expect(await conversations.delete(id)).toBe(true);
-    expect(await conversations.get(id)).toBeUndefined();
+    expect(await conversations.get(id)).toBeNull();
     expect(await conversations.countMessages(id)).toBe(0);
     expect(await conversations.delete(id)).toBe(false);
   });

@@ -1,8 +1,9 @@
 // ai_conversations and ai_messages for one site: a user's Copilot conversations and their memory.
 import type { MessageRole, SkillOutcome } from '@lumibase/shared';
 import type { AiModels, ConversationDocument, MessageDocument } from './ai-models.js';
-import { decodeJson, encodeJson } from './json-codec.js';
-import { parseRecordId, requireSiteId } from './record-id.js';
+import { decodeJson, encodeJson } from '../json-codec.js';
+import { parseObjectId } from '../object-id.js';
+import { SiteScopedStore } from '../site-scoped.js';
 
 /** How many stored messages a chat turn passes to the planner. */
 export const CONTEXT_MESSAGES = 20;
@@ -30,7 +31,7 @@ export type NewConversationMessage = Omit<ConversationMessage, 'id' | 'conversat
 export interface ConversationRepository {
   readonly siteId: string;
   create(conversation: { userId: string; title: string; at: Date }): Promise<Conversation>;
-  get(id: string): Promise<Conversation | undefined>;
+  get(id: string): Promise<Conversation | null>;
   listForUser(userId: string, options?: { limit?: number; offset?: number }): Promise<Conversation[]>;
   countForUser(userId: string): Promise<number>;
   /** Deletes the conversation and its messages; false when it is not in this site. */
@@ -44,7 +45,7 @@ export interface ConversationRepository {
 
 function toConversation(document: ConversationDocument): Conversation {
   const { _id, siteId, userId, title, createdAt, updatedAt } = document;
-  return { id: _id.toHexString(), siteId, userId, title, createdAt, updatedAt };
+  return { id: _id.toHexString(), siteId: siteId.toString(), userId, title, createdAt, updatedAt };
 }
 
 function toMessage(document: MessageDocument): ConversationMessage {
@@ -59,33 +60,30 @@ function toMessage(document: MessageDocument): ConversationMessage {
   return message;
 }
 
-export class ConversationStore implements ConversationRepository {
-  readonly siteId: string;
-
+export class ConversationStore extends SiteScopedStore implements ConversationRepository {
   constructor(
     private readonly models: Pick<AiModels, 'conversations' | 'messages'>,
     siteId: string,
   ) {
-    this.siteId = requireSiteId(siteId);
+    super(siteId);
   }
 
   async create({ userId, title, at }: { userId: string; title: string; at: Date }): Promise<Conversation> {
-    const fields = { siteId: this.siteId, userId, title, createdAt: at, updatedAt: at };
-    // insertMany adds `_id` to the object it is given: hand it a copy.
-    const [created] = await this.models.conversations.insertMany([{ ...fields }], { lean: true });
-    return { id: created!._id.toHexString(), ...fields };
+    const fields = { userId, title, createdAt: at, updatedAt: at };
+    const [created] = await this.models.conversations.insertMany([this.owned(fields)], { lean: true });
+    return { id: created!._id.toHexString(), siteId: this.siteId, ...fields };
   }
 
-  async get(id: string): Promise<Conversation | undefined> {
-    const _id = parseRecordId(id);
-    if (!_id) return undefined;
-    const document = await this.models.conversations.findOne({ _id, siteId: this.siteId }).lean<ConversationDocument>();
-    return document ? toConversation(document) : undefined;
+  async get(id: string): Promise<Conversation | null> {
+    const _id = parseObjectId(id);
+    if (!_id) return null;
+    const document = await this.models.conversations.findOne(this.scoped({ _id })).lean<ConversationDocument>();
+    return document ? toConversation(document) : null;
   }
 
   async listForUser(userId: string, { limit = 25, offset = 0 }: { limit?: number; offset?: number } = {}): Promise<Conversation[]> {
     const documents = await this.models.conversations
-      .find({ siteId: this.siteId, userId })
+      .find(this.scoped({ userId }))
       .sort({ updatedAt: -1, _id: -1 })
       .skip(offset)
       .limit(limit)
@@ -94,37 +92,36 @@ export class ConversationStore implements ConversationRepository {
   }
 
   countForUser(userId: string): Promise<number> {
-    return this.models.conversations.countDocuments({ siteId: this.siteId, userId });
+    return this.models.conversations.countDocuments(this.scoped({ userId }));
   }
 
   async delete(id: string): Promise<boolean> {
-    const _id = parseRecordId(id);
+    const _id = parseObjectId(id);
     if (!_id) return false;
-    const { deletedCount } = await this.models.conversations.deleteOne({ _id, siteId: this.siteId });
+    const { deletedCount } = await this.models.conversations.deleteOne(this.scoped({ _id }));
     // Messages go even if the conversation was already gone: a crash between the two deletes
     // leaves no orphans after a retry.
-    await this.models.messages.deleteMany({ siteId: this.siteId, conversationId: id });
+    await this.models.messages.deleteMany(this.scoped({ conversationId: id }));
     return deletedCount > 0;
   }
 
   async appendMessage(conversationId: string, message: NewConversationMessage): Promise<ConversationMessage> {
     const { results, ...rest } = message;
-    const document = {
+    const document = this.owned({
       ...rest,
-      siteId: this.siteId,
       conversationId,
       ...(results === undefined ? {} : { resultsJson: encodeJson(results) }),
-    };
+    });
     const [created] = await this.models.messages.insertMany([document], { lean: true });
-    const _id = parseRecordId(conversationId);
+    const _id = parseObjectId(conversationId);
     // Without a well-formed id the filter would lose its `_id` and touch some other conversation.
-    if (_id) await this.models.conversations.updateOne({ _id, siteId: this.siteId }, { $max: { updatedAt: message.createdAt } });
+    if (_id) await this.models.conversations.updateOne(this.scoped({ _id }), { $max: { updatedAt: message.createdAt } });
     return { ...message, id: created!._id.toHexString(), conversationId };
   }
 
   async latestMessages(conversationId: string, limit = CONTEXT_MESSAGES): Promise<ConversationMessage[]> {
     const documents = await this.models.messages
-      .find({ siteId: this.siteId, conversationId })
+      .find(this.scoped({ conversationId }))
       .sort({ createdAt: -1, _id: -1 })
       .limit(limit)
       .lean<MessageDocument[]>();
@@ -136,7 +133,7 @@ export class ConversationStore implements ConversationRepository {
     { limit = 25, offset = 0 }: { limit?: number; offset?: number } = {},
   ): Promise<ConversationMessage[]> {
     const documents = await this.models.messages
-      .find({ siteId: this.siteId, conversationId })
+      .find(this.scoped({ conversationId }))
       .sort({ createdAt: 1, _id: 1 })
       .skip(offset)
       .limit(limit)
@@ -145,6 +142,6 @@ export class ConversationStore implements ConversationRepository {
   }
 
   countMessages(conversationId: string): Promise<number> {
-    return this.models.messages.countDocuments({ siteId: this.siteId, conversationId });
+    return this.models.messages.countDocuments(this.scoped({ conversationId }));
   }
 }

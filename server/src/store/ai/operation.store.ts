@@ -1,8 +1,8 @@
 // ai_operations for one site: the ledger that makes a skill executor's second run a no-op.
 import { isDuplicateKeyError } from '../duplicate-key.js';
 import type { AiModels, OperationDocument } from './ai-models.js';
-import { decodeJson, encodeJson } from './json-codec.js';
-import { requireSiteId } from './record-id.js';
+import { decodeJson, encodeJson } from '../json-codec.js';
+import { SiteScopedStore } from '../site-scoped.js';
 
 /**
  * What a run finds when it claims an operation: `new` (it is the first), `started` (an earlier run
@@ -19,27 +19,25 @@ export interface OperationRepository {
   release(operationId: string): Promise<void>;
 }
 
-export class OperationStore implements OperationRepository {
-  readonly siteId: string;
-
+export class OperationStore extends SiteScopedStore implements OperationRepository {
   constructor(
     private readonly models: Pick<AiModels, 'operations'>,
     siteId: string,
   ) {
-    this.siteId = requireSiteId(siteId);
+    super(siteId);
   }
 
   async claim({ operationId, skillName, at }: { operationId: string; skillName: string; at: Date }): Promise<OperationClaim> {
     // A claim released between our insert and our read is claimed again; a few tries always settle it.
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const claim = { siteId: this.siteId, operationId, skillName, status: 'started', startedAt: at };
+        const claim = this.owned({ operationId, skillName, status: 'started', startedAt: at });
         await this.models.operations.insertMany([claim], { lean: true });
         return { state: 'new' };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
       }
-      const existing = await this.models.operations.findOne({ siteId: this.siteId, operationId }).lean<OperationDocument>();
+      const existing = await this.models.operations.findOne(this.scoped({ operationId })).lean<OperationDocument>();
       if (existing?.status === 'completed') {
         return { state: 'completed', result: existing.resultJson == null ? undefined : decodeJson(existing.resultJson) };
       }
@@ -48,13 +46,12 @@ export class OperationStore implements OperationRepository {
   }
 
   async complete(operationId: string, result: unknown, at: Date): Promise<void> {
-    await this.models.operations.updateOne(
-      { siteId: this.siteId, operationId },
-      { $set: { status: 'completed', completedAt: at, ...(result === undefined ? {} : { resultJson: encodeJson(result) }) } },
-    );
+    await this.models.operations.updateOne(this.scoped({ operationId }), {
+      $set: { status: 'completed', completedAt: at, ...(result === undefined ? {} : { resultJson: encodeJson(result) }) },
+    });
   }
 
   async release(operationId: string): Promise<void> {
-    await this.models.operations.deleteOne({ siteId: this.siteId, operationId, status: 'started' });
+    await this.models.operations.deleteOne(this.scoped({ operationId, status: 'started' }));
   }
 }

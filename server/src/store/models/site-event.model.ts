@@ -1,4 +1,5 @@
 // site_events: the per-site, gap-free event log that replays missed events to reconnecting clients.
+import { SITE_EVENT_NAMES, type SiteEventName } from '@lumibase/shared';
 import { type Connection, Schema, type Types } from 'mongoose';
 
 export interface SiteEventDocument {
@@ -7,7 +8,7 @@ export interface SiteEventDocument {
   seq: number;
   /** The owed event's id: relaying the same owed event twice finds it here instead of appending again. */
   eventId: string;
-  name: string;
+  name: SiteEventName;
   /** The event body as JSON text: approval arguments may hold any keys, including ones MongoDB forbids. */
   body: string;
   createdAt: Date;
@@ -28,7 +29,7 @@ export function registerSiteEventModels(connection: Connection, { retentionDays 
       siteId: { type: Schema.Types.ObjectId, required: true },
       seq: { type: Number, required: true },
       eventId: { type: String, required: true },
-      name: { type: String, required: true },
+      name: { type: String, enum: SITE_EVENT_NAMES, required: true },
       body: { type: String, required: true },
       createdAt: { type: Date, required: true, default: () => new Date() },
     },

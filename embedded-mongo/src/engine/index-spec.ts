@@ -1,7 +1,8 @@
 // Index specifications and the keys a document contributes to one (multikey, sparse, partial).
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
 import { CommandError } from './command-error.js';
+import { MINGO_QUERY_OPTIONS } from './mingo-options.js';
 import { valueKey } from './value-key.js';
 
 export interface IndexSpec {
@@ -115,7 +116,7 @@ export class SecondaryIndex {
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
-    this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression) : undefined;
+    this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, MINGO_QUERY_OPTIONS) : undefined;
   }
 
   /** The distinct keys `document` has in this index; empty when sparse or partial leaves it out. */

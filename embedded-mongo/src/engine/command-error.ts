@@ -6,6 +6,7 @@ export const ErrorCodes = {
   BadValue: 2,
   FailedToParse: 9,
   TypeMismatch: 14,
+  PathNotViable: 28,
   IllegalOperation: 20,
   NamespaceNotFound: 26,
   IndexNotFound: 27,
@@ -22,6 +23,10 @@ export const ErrorCodes = {
   CommandNotSupported: 115,
   Location40324: 40324,
   Location40571: 40571,
+  Location31253: 31253,
+  Location31254: 31254,
+  Location31264: 31264,
+  Location6108304: 6108304,
   DuplicateKey: 11000,
   BSONObjectTooLarge: 10334,
 } as const;
@@ -49,5 +54,11 @@ export class CommandError extends Error {
 /** mingo reports bad operators as plain errors; MongoDB calls most of them BadValue. */
 export function toCommandError(error: unknown): CommandError {
   if (error instanceof CommandError) return error;
-  return new CommandError('BadValue', error instanceof Error ? error.message : String(error));
+  const message = error instanceof Error ? error.message : String(error);
+  // Backstop for script operators the up-front checks (server-script.ts) did not see.
+  if (/^\$where .*requires 'scriptEnabled'/.test(message))
+    return new CommandError('Location6108304', 'no globalScriptEngine in $where parsing');
+  if (/requires 'scriptEnabled'/.test(message))
+    return new CommandError('Location31264', 'Cannot run server-side javascript without the javascript engine enabled');
+  return new CommandError('BadValue', message);
 }

@@ -1,4 +1,7 @@
-// Exact JSON text for the free-form values the Copilot stores (skill arguments, results, details).
+// How free-form JSON is stored: as exact JSON text. The Copilot's values (skill arguments, results,
+// details) are stored as the text itself; the CMS's (item values, field options) wrap objects and
+// arrays as `{ json: text }` so a string value can never be mistaken for one, and keep primitives as
+// themselves (they are queried and sorted on).
 //
 // Why text and not a BSON sub-document: MongoDB refuses or mangles some keys a JSON object may
 // have (`$`-prefixed ones, dotted ones in updates, NUL bytes — BSON keys are C strings), mongoose
@@ -63,4 +66,35 @@ export function encodeJson(value: unknown): string {
 
 export function decodeJson(text: string): unknown {
   return JSON.parse(text);
+}
+
+const WRAPPER_KEY = 'json';
+
+export type Stored = string | number | boolean | null | { [WRAPPER_KEY]: string };
+
+export function encodeJsonValue(value: unknown): Stored {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (value === undefined) return null;
+  return { [WRAPPER_KEY]: encodeJson(value) };
+}
+
+export function decodeJsonValue(stored: unknown): unknown {
+  if (typeof stored === 'object' && stored !== null && typeof (stored as Record<string, unknown>)[WRAPPER_KEY] === 'string') {
+    return decodeJson((stored as Record<string, string>)[WRAPPER_KEY]!);
+  }
+  return stored;
+}
+
+/** Encodes each value of a record whose keys are already safe (field names). */
+export function encodeRecord(record: Record<string, unknown>): Record<string, Stored> {
+  const encoded: Record<string, Stored> = {};
+  for (const [key, value] of Object.entries(record)) encoded[key] = encodeJsonValue(value);
+  return encoded;
+}
+
+export function decodeRecord(stored: unknown): Record<string, unknown> {
+  const decoded: Record<string, unknown> = {};
+  if (typeof stored !== 'object' || stored === null) return decoded;
+  for (const [key, value] of Object.entries(stored)) decoded[key] = decodeJsonValue(value);
+  return decoded;
 }

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runningAgainstRealMongo } from './conformance/test-target.js';
+import { runningAgainstRealMongo } from '../conformance/test-target.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WRITERS = 16;
 
 interface ServerProcess {
@@ -23,9 +23,9 @@ interface ServerProcess {
  * signal then reaches the server itself instead of a wrapper, and startup is ~2.5 s shorter.
  */
 function startCli(dbPath: string, extra: string[] = []): Promise<ServerProcess> {
-  const args = ['--import', 'tsx', 'server/src/store/embedded/cli.ts', '--port', '0', '--dbpath', dbPath, ...extra];
+  const args = ['--import', 'tsx', 'src/cli.ts', '--port', '0', '--dbpath', dbPath, ...extra];
   const child = spawn(process.execPath, args, {
-    cwd: REPO_ROOT,
+    cwd: PACKAGE_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOG_LEVEL: 'warn' },
   });

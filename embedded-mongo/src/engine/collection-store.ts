@@ -1,10 +1,13 @@
 // One collection: documents by _id in natural (insertion) order plus its indexes and their uniqueness.
-import { type Document, UUID } from 'bson';
+import { calculateObjectSize, type Document, UUID } from 'bson';
 import type { ChangeSink } from './change-op.js';
 import { CommandError } from './command-error.js';
 import { duplicateKeyError } from './duplicate-key-error.js';
 import { ID_INDEX, type IndexSpec, SecondaryIndex } from './index-spec.js';
 import { valueKey } from './value-key.js';
+
+/** MongoDB's limit on a stored document (BSONObjMaxUserSize). */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
 interface IndexState {
   index: SecondaryIndex;
@@ -37,6 +40,10 @@ export class CollectionStore {
   }
 
   insert(document: Document): void {
+    const size = calculateObjectSize(document);
+    if (size > MAX_DOCUMENT_BYTES) {
+      throw new CommandError('BSONObjectTooLarge', `object to insert too large. size in bytes: ${size}, max size: ${MAX_DOCUMENT_BYTES}`);
+    }
     const idKey = valueKey(document._id);
     if (this.documents.has(idKey)) throw duplicateKeyError(this.namespace, ID_INDEX, [document._id]);
     const claims = this.checkUnique(document, idKey);
@@ -47,6 +54,9 @@ export class CollectionStore {
 
   /** Swaps `previous` for `next` (same _id) after checking that next breaks no unique index. */
   replace(previous: Document, next: Document): void {
+    if (calculateObjectSize(next) > MAX_DOCUMENT_BYTES) {
+      throw new CommandError('BSONObjectTooLarge', `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`);
+    }
     const idKey = valueKey(previous._id);
     const claims = this.checkUnique(next, idKey);
     this.releaseKeys(previous, idKey);
@@ -85,6 +95,16 @@ export class CollectionStore {
       state.owners = owners;
     }
     this.indexes.set(spec.name, state);
+    this.record({ op: 'createIndex', db: this.dbName, coll: this.name, spec });
+  }
+
+  /** Swaps an index's spec for one differing only in options that change no keys (collMod: hidden, TTL). */
+  modifyIndex(spec: IndexSpec): void {
+    const state = this.indexes.get(spec.name);
+    if (!state) throw new CommandError('IndexNotFound', `index not found with name [${spec.name}]`);
+    state.index = new SecondaryIndex(spec);
+    // Journalled as drop + create, which recovery already replays.
+    this.record({ op: 'dropIndex', db: this.dbName, coll: this.name, name: spec.name });
     this.record({ op: 'createIndex', db: this.dbName, coll: this.name, spec });
   }
 

@@ -1,5 +1,6 @@
 // find, getMore, killCursors, count and distinct.
 import type { Document } from 'bson';
+import type { CollectionStore } from '../engine/collection-store.js';
 import { CommandError } from '../engine/command-error.js';
 import { valuesAtPath } from '../engine/index-spec.js';
 import { selectDocuments } from '../engine/query-engine.js';
@@ -19,8 +20,12 @@ const find: CommandHandler = (command, context) => {
   const limit = optionalNumber(command, 'limit') ?? 0;
   const skip = optionalNumber(command, 'skip') ?? 0;
   if (skip < 0) throw new CommandError('BadValue', 'skip must be >= 0');
-  const documents = selectDocuments(context.catalog.collection(context.dbName, name), (command.filter ?? {}) as Document, {
-    sort: command.sort as Document | undefined,
+  const collection = context.catalog.collection(context.dbName, name);
+  const sort = command.sort as Document | undefined;
+  // Without a sort, a hinted index decides the order: its key order, as mongod's index scan returns it.
+  const hinted = command.hint === undefined ? undefined : hintOrder(collection, command.hint);
+  const documents = selectDocuments(collection, (command.filter ?? {}) as Document, {
+    sort: sort && Object.keys(sort).length ? sort : hinted,
     projection: command.projection as Document | undefined,
     skip,
     limit: Math.abs(limit),
@@ -30,6 +35,30 @@ const find: CommandHandler = (command, context) => {
   const singleBatch = command.singleBatch === true || limit < 0;
   return context.cursors.open(`${context.dbName}.${name}`, documents, optionalNumber(command, 'batchSize'), singleBatch);
 };
+
+/** The sort a hint stands for (its index's key order); a hint naming no index is refused, as mongod's planner refuses it. */
+export function hintOrder(collection: CollectionStore | undefined, hint: unknown): Document | undefined {
+  if (!collection) return undefined;
+  if (typeof hint === 'object' && hint !== null && !Array.isArray(hint)) {
+    const keys = Object.keys(hint);
+    if (keys.length === 0) return undefined;
+    if (keys.length === 1 && keys[0] === '$natural') return hint as Document;
+  } else if (typeof hint !== 'string') {
+    throw new CommandError('FailedToParse', 'hint must be a string or an object');
+  }
+  // Hidden indexes are invisible to mongod's planner, so a hint cannot name them either.
+  const spec = collection
+    .indexSpecs()
+    .filter((candidate) => candidate.hidden !== true)
+    .find((candidate) => (typeof hint === 'string' ? candidate.name === hint : valueKey(candidate.key) === valueKey(hint)));
+  if (!spec) {
+    throw new CommandError(
+      'BadValue',
+      `error processing query: ns=${collection.namespace} planner returned error :: caused by :: hint provided does not correspond to an existing index`,
+    );
+  }
+  return Object.fromEntries(Object.entries(spec.key).map(([field, direction]) => [field, direction === -1 ? -1 : 1]));
+}
 
 const getMore: CommandHandler = (command, context) => {
   const collection = typeof command.collection === 'string' ? command.collection : '';
@@ -43,6 +72,7 @@ const killCursors: CommandHandler = (command, context) => {
 
 const count: CommandHandler = (command, context) => {
   const collection = context.catalog.collection(context.dbName, targetCollection(command));
+  if (command.hint !== undefined) hintOrder(collection, command.hint);
   const query = (command.query ?? {}) as Document;
   const skip = optionalNumber(command, 'skip') ?? 0;
   const limit = Math.abs(optionalNumber(command, 'limit') ?? 0);
@@ -57,6 +87,7 @@ const count: CommandHandler = (command, context) => {
 const distinct: CommandHandler = (command, context) => {
   if (typeof command.key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
   const collection = context.catalog.collection(context.dbName, targetCollection(command));
+  if (command.hint !== undefined) hintOrder(collection, command.hint);
   const seen = new Map<string, unknown>();
   for (const document of selectDocuments(collection, (command.query ?? {}) as Document)) {
     for (const value of valuesAtPath(document, command.key)) if (value !== undefined) seen.set(valueKey(value), value);

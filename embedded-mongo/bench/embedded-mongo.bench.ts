@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Db, type Document, MongoClient } from 'mongodb';
-import { startEmbeddedMongo } from '../src/store/embedded/index.js';
+import { startEmbeddedMongo } from '../src/index.js';
 
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 3000);
 const SEED_DOCUMENTS = 10_000;
 const PING_SAMPLES = 2000;
 // By default the server runs in its own process, so the client's work and GC do not land in its timings.
 const IN_PROCESS = process.env.BENCH_IN_PROCESS === '1';
-const CLI = fileURLToPath(new URL('../src/store/embedded/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 interface BenchServer {
   uri: string;

@@ -2,10 +2,14 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
+import { isLoopbackHost } from './loopback-host.js';
 import { startEmbeddedServer } from './start-embedded-server.js';
 
 const USAGE = `usage: db:embedded [--host 127.0.0.1] [--port 27017] [--dbpath DIR | --in-memory] [--journal-max-bytes N]
-  DIR defaults to $DATA_DIR/mongo, or .data/mongo when DATA_DIR is unset.`;
+                   [--allow-remote-no-auth]
+  DIR defaults to $DATA_DIR/mongo, or .data/mongo when DATA_DIR is unset.
+  The server has no authentication: a --host other than a loopback address (127.0.0.0/8, ::1,
+  localhost) is refused unless --allow-remote-no-auth says anyone who can reach it may read and write.`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -15,12 +19,19 @@ async function main(): Promise<void> {
       dbpath: { type: 'string' },
       'in-memory': { type: 'boolean', default: false },
       'journal-max-bytes': { type: 'string' },
+      'allow-remote-no-auth': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
     console.log(USAGE);
     return;
+  }
+  if (!isLoopbackHost(values.host) && !values['allow-remote-no-auth']) {
+    throw new Error(
+      `refusing --host ${values.host}: the embedded server has no authentication, so anyone who can reach it could read and ` +
+        `write every database. Bind a loopback address, or pass --allow-remote-no-auth to accept that.\n${USAGE}`,
+    );
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}\n${USAGE}`);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runningAgainstRealMongo } from '../conformance/test-target.js';
+import { runningAgainstRealMongo } from '../../conformance/test-target.js';
 import { startEmbeddedMongo } from '../index.js';
 import { type EmbeddedServerOptions, startEmbeddedServer } from '../start-embedded-server.js';
 import { journalPath } from './journal-files.js';

@@ -1,7 +1,7 @@
 // Where the conformance suite runs: a real MongoDB when MONGODB_URI is set, else its own embedded server.
 import { randomBytes } from 'node:crypto';
 import { type Document, MongoClient, type ObjectId } from 'mongodb';
-import { type EmbeddedMongo, startEmbeddedMongo } from '../index.js';
+import { type EmbeddedMongo, startEmbeddedMongo } from '../src/index.js';
 
 export const realMongoUri = process.env.MONGODB_URI;
 /** Tests that need the embedded server's internals say "(embedded only)" and skip when this is true. */

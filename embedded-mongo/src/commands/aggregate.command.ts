@@ -3,6 +3,7 @@ import type { Document } from 'bson';
 import { CommandError } from '../engine/command-error.js';
 import { aggregateDocuments } from '../engine/query-engine.js';
 import type { CommandHandler } from './command-context.js';
+import { hintOrder } from './read.commands.js';
 
 // $out/$merge would write into mingo's in-memory arrays, bypassing indexes and the journal.
 const REFUSED_STAGES = new Set([
@@ -29,6 +30,7 @@ const aggregate: CommandHandler = (command, context) => {
     if (!name.startsWith('$')) throw new CommandError('Location40324', `Unrecognized pipeline stage name: '${name}'`);
   }
   const collectionName = typeof command.aggregate === 'string' ? command.aggregate : undefined;
+  if (collectionName && command.hint !== undefined) hintOrder(context.catalog.collection(context.dbName, collectionName), command.hint);
   const source = collectionName ? [...(context.catalog.collection(context.dbName, collectionName)?.documents.values() ?? [])] : [];
   const resolve = (name: string) => [...(context.catalog.collection(context.dbName, name)?.documents.values() ?? [])];
   let results: Document[];

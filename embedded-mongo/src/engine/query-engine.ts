@@ -1,9 +1,14 @@
 // Reads through mingo, with a Map lookup for `_id` equality, the lookup that dominates app traffic.
 import type { Document } from 'bson';
-import { Aggregator, find as mingoFind, ProcessingMode, Query } from 'mingo';
+import { Aggregator } from 'mingo/aggregator';
+import { ProcessingMode } from 'mingo/core';
+import { Query } from 'mingo/query';
 import { cloneDeep } from 'mingo/util';
 import type { CollectionStore } from './collection-store.js';
 import { toCommandError } from './command-error.js';
+import { MINGO_QUERY_OPTIONS } from './mingo-options.js';
+import { compileProjection } from './projection.js';
+import { refuseScriptsInFilter, refuseScriptsInPipeline } from './server-script.js';
 
 export interface ReadOptions {
   sort?: Document;
@@ -13,8 +18,7 @@ export interface ReadOptions {
   collation?: Document;
 }
 
-// `$where`/`$function` would run client-supplied code; MongoDB runs it sandboxed, we do not run it at all.
-const BASE_OPTIONS = { idKey: '_id', scriptEnabled: false } as const;
+const BASE_OPTIONS = MINGO_QUERY_OPTIONS;
 
 function mingoOptions(collation?: Document) {
   return collation ? { ...BASE_OPTIONS, collation: collation as never } : BASE_OPTIONS;
@@ -41,6 +45,10 @@ function idEquality(filter: Document): { id: unknown; rest: Document } | undefin
 
 /** The documents matching `filter`, in natural order unless sorted; references, not copies. */
 export function selectDocuments(collection: CollectionStore | undefined, filter: Document, options: ReadOptions = {}): Document[] {
+  refuseScriptsInFilter(filter);
+  const projection = options.projection && Object.keys(options.projection).length ? options.projection : undefined;
+  if (projection) refuseScriptsInPipeline(projection);
+  const compiled = projection ? compileProjection(projection) : undefined;
   if (!collection) return [];
   const byId = idEquality(filter);
   let source: Document[];
@@ -60,18 +68,17 @@ export function selectDocuments(collection: CollectionStore | undefined, filter:
     sort = undefined;
   }
   // Unfiltered, unsorted, unprojected reads (findOne by _id above all) skip mingo's per-call setup.
-  if (!sort && !options.projection && Object.keys(criteria).length === 0) {
+  if (!sort && !compiled && Object.keys(criteria).length === 0) {
     const start = options.skip ?? 0;
     return options.limit ? source.slice(start, start + options.limit) : start ? source.slice(start) : source;
   }
   try {
-    const projection = options.projection && Object.keys(options.projection).length ? options.projection : undefined;
-    const cursor = mingoFind(source, criteria, projection, mingoOptions(options.collation));
+    const cursor = new Query(criteria, mingoOptions(options.collation)).find(source, compiled?.base);
     if (sort) cursor.sort(sort as never);
     if (options.skip) cursor.skip(options.skip);
     if (options.limit) cursor.limit(options.limit);
     const documents = cursor.all() as Document[];
-    return projection ? documents.map(idFirst) : documents;
+    return compiled ? documents.map((document) => idFirst(compiled.apply(document))) : documents;
   } catch (error) {
     throw toCommandError(error);
   }
@@ -80,8 +87,11 @@ export function selectDocuments(collection: CollectionStore | undefined, filter:
 /** Applies a find-style projection to one document. */
 export function projectDocument(document: Document, projection: Document): Document {
   if (Object.keys(projection).length === 0) return document;
+  refuseScriptsInPipeline(projection);
   try {
-    return idFirst(mingoFind([document], {}, projection, BASE_OPTIONS).all()[0] as Document);
+    const compiled = compileProjection(projection);
+    const projected = compiled.base ? (new Query({}, BASE_OPTIONS).find([document], compiled.base).all()[0] as Document) : document;
+    return idFirst(compiled.apply(projected));
   } catch (error) {
     throw toCommandError(error);
   }
@@ -89,6 +99,7 @@ export function projectDocument(document: Document, projection: Document): Docum
 
 /** A reusable predicate for one filter (compiling a mingo Query per document would be wasteful). */
 export function compileFilter(filter: Document): (document: Document) => boolean {
+  refuseScriptsInFilter(filter);
   if (Object.keys(filter).length === 0) return () => true;
   try {
     const query = new Query(filter, BASE_OPTIONS);
@@ -105,6 +116,7 @@ export function aggregateDocuments(
   resolveCollection: (name: string) => Document[],
   collation?: Document,
 ): Document[] {
+  refuseScriptsInPipeline(pipeline);
   try {
     let stages = pipeline;
     let input = source;

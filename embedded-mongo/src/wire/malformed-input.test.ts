@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { MongoClient } from 'mongodb';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runningAgainstRealMongo } from '../conformance/test-target.js';
+import { runningAgainstRealMongo } from '../../conformance/test-target.js';
 import { type EmbeddedMongo, startEmbeddedMongo } from '../index.js';
 import { OP_MSG } from './wire-message.js';
 
