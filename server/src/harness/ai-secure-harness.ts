@@ -15,6 +15,7 @@ import {
 } from '@lumibase/shared';
 import type { AuditRepository, NewAuditEntry } from '../store/ai/audit.store.js';
 import type { ApprovalRepository } from '../store/ai/approval.store.js';
+import type { ConversationRepository } from '../store/ai/conversation.store.js';
 import { describeFailure, jsonSafe } from './describe-failure.js';
 import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
 
@@ -37,7 +38,8 @@ export interface ToolCall {
 }
 
 export interface HarnessStores {
-  forSite(siteId: string): { approvals: ApprovalRepository; audit: AuditRepository };
+  /** `conversations` hears what became of an approval made in a conversation (see note-approval-outcome.ts). */
+  forSite(siteId: string): { approvals: ApprovalRepository; audit: AuditRepository; conversations?: ConversationRepository };
 }
 
 export interface AISecureHarnessOptions {
