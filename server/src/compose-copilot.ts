@@ -9,18 +9,21 @@ import { createAiRouter } from './http/ai.router.js';
 import type { SiteRouter } from './http/api.router.js';
 import { createPlanner } from './llm/create-planner.js';
 import type { Logger } from './logger.js';
+import type { CopilotProgressSink } from './services/copilot/chat.service.js';
 import { ApprovalsService, AuditService, ChatRateLimiter, ChatService, ConversationsService } from './services/copilot/index.js';
 
 export interface ComposeCopilotOptions {
-  config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE'> & Parameters<typeof createPlanner>[0];
+  config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE' | 'LLM_MAX_STEPS'> & Parameters<typeof createPlanner>[0];
   logger: Logger;
   redis: RedisClientType;
-  domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog'>;
+  domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog' | 'stores'>;
+  /** The caller's sockets for copilot-progress (the socket server); absent, turns run without progress events. */
+  progress?: CopilotProgressSink;
   /** How approved skills run: through the skill-execution queue (QueuedApprovalExecutor). */
   approvalExecutor: ApprovalExecutor;
 }
 
-export async function composeCopilot({ config, logger, redis, domain, approvalExecutor }: ComposeCopilotOptions) {
+export async function composeCopilot({ config, logger, redis, domain, approvalExecutor, progress }: ComposeCopilotOptions) {
   const stores = domain.aiStores;
   const executors = domain.executors;
   const harness = new AISecureHarness({
@@ -30,12 +33,18 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
   });
   const decider = new ApprovalDecider({ stores, executor: approvalExecutor });
 
-  const planner = createPlanner(config, { onFallback: (reason) => logger.warn({ provider: config.LLM_PROVIDER }, reason) });
+  const planner = createPlanner(config, {
+    onFallback: (reason) => logger.warn({ provider: config.LLM_PROVIDER }, reason),
+    retry: { logger },
+  });
   const chat = new ChatService({
     stores,
     harness,
     planner,
     rateLimiter: new ChatRateLimiter({ redis, prefix: `${config.QUEUE_PREFIX}:`, limitPerMinute: config.CHAT_RATE_LIMIT_PER_MINUTE }),
+    maxSteps: config.LLM_MAX_STEPS,
+    siteSchema: async (siteId) => (await domain.stores.forSite(siteId).collections.listAll()).map(({ name, fields }) => ({ name, fields })),
+    ...(progress ? { progress } : {}),
     reportError: (error) => logger.error({ err: error, provider: planner.provider }, 'planner failed'),
   });
   const approvals = new ApprovalsService({ stores, decider, currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq() });

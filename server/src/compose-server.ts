@@ -37,7 +37,14 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
 
   const approvalExecutor = new QueuedApprovalExecutor({ queue, stores: domain.aiStores, waitMs: config.DECIDE_WAIT_MS, logger });
   // The Copilot's routers (`/ai`) join here, built over the domain, and act in the X-Site-Id site.
-  const copilot = await composeCopilot({ config, logger, redis, domain, approvalExecutor });
+  const copilot = await composeCopilot({
+    config,
+    logger,
+    redis,
+    domain,
+    approvalExecutor,
+    ...(sockets ? { progress: { send: (sessionId, event) => sockets.server.sendCopilotProgress(sessionId, event) } } : {}),
+  });
   const siteRouters: SiteRouter[] = [copilot.siteRouter];
   const idempotencyStore = new IdempotencyStore(stores.models.idempotency, config.IDEMPOTENCY_RETENTION_SECONDS * 1000);
   const api = createApiRouter({

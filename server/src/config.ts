@@ -90,7 +90,7 @@ export const SETTINGS = {
   LLM_MODEL: {
     schema: z.string().min(1).optional(),
     accepts: 'a model name',
-    description: "The provider's model (gpt-4o-mini, @cf/meta/llama-3.1-8b-instruct, ... by default)",
+    description: "The provider's model (default gpt-4o-mini, claude-sonnet-5-5, gemini-2.5-flash, @cf/meta/llama-3.1-8b-instruct)",
   },
   OPENAI_API_KEY: {
     schema: z.string().min(1).optional(),
@@ -110,6 +110,38 @@ export const SETTINGS = {
     accepts: 'an API token',
     description: 'Cloudflare token for Workers AI',
     secret: true,
+  },
+  OPENAI_BASE_URL: {
+    schema: z.url().optional(),
+    accepts: 'an http(s) URL',
+    description: 'OpenAI-compatible API base (default https://api.openai.com/v1)',
+  },
+  ANTHROPIC_BASE_URL: {
+    schema: z.url().optional(),
+    accepts: 'an http(s) URL',
+    description: 'Anthropic API base (default https://api.anthropic.com)',
+  },
+  GEMINI_BASE_URL: {
+    schema: z.url().optional(),
+    accepts: 'an http(s) URL',
+    description: 'Gemini API base (default https://generativelanguage.googleapis.com)',
+  },
+  WORKERS_AI_BASE_URL: {
+    schema: z.url().optional(),
+    accepts: 'an http(s) URL',
+    description: 'Cloudflare API base for Workers AI (default https://api.cloudflare.com/client/v4)',
+  },
+  LLM_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+    accepts: 'milliseconds from 1000 to 600000',
+    default: '30000',
+    description: 'How long one model call may take',
+  },
+  LLM_MAX_STEPS: {
+    schema: z.coerce.number().int().min(1).max(20).default(5),
+    accepts: 'an integer from 1 to 20',
+    default: '5',
+    description: 'Model calls in one Copilot turn at most',
   },
   LUMIBASE_ADMIN_EMAIL: {
     schema: z.email().default('admin@lumibase.local'),

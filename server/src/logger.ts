@@ -1,5 +1,5 @@
 // Structured JSON logs (pino); credentials are redacted wherever they appear.
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger };
 
@@ -16,6 +16,16 @@ const REDACTED_PATHS = [
   '*.headers.cookie',
 ];
 
-export function createLogger({ level = 'info', name = 'lumibase' }: { level?: string; name?: string } = {}): Logger {
-  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+/** `destination` (stdout when absent) lets tests read every line the process would write. */
+export function createLogger({
+  level = 'info',
+  name = 'lumibase',
+  destination,
+}: {
+  level?: string;
+  name?: string;
+  destination?: DestinationStream;
+} = {}): Logger {
+  const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -13,8 +13,19 @@ export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 export const ActorRef = z.object({ id: z.string().min(1), name: z.string() });
 export type ActorRef = z.infer<typeof ActorRef>;
 
-/** The conversation a dangerous call came from, so the reviewer sees what the admin typed. */
-export const ApprovalContext = z.object({ message: z.string(), conversationId: z.string().optional() });
+/** Content the model read in the same turn before it proposed the call (listItems, searchItems, aiContentAssist). */
+export const ReadBefore = z.object({ skill: z.string(), collection: z.string().optional(), id: z.string().optional() });
+export type ReadBefore = z.infer<typeof ReadBefore>;
+
+/**
+ * The conversation a dangerous call came from, so the reviewer sees what the admin typed; `readBefore`
+ * because content the model read may have steered it (the Studio shows it as a caution).
+ */
+export const ApprovalContext = z.object({
+  message: z.string(),
+  conversationId: z.string().optional(),
+  readBefore: z.array(ReadBefore).optional(),
+});
 export type ApprovalContext = z.infer<typeof ApprovalContext>;
 
 /** The JSON arguments of a skill call, kept exactly as parsed. */

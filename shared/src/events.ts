@@ -50,8 +50,23 @@ export type SiteEventBody = { [Name in SiteEventName]: { name: Name; body: z.inf
 /** A site event as stored and delivered: its name and its full payload (with seq and siteId). */
 export type SiteEvent = { [Name in SiteEventName]: { name: Name; payload: SiteEventPayloads[Name] } }[SiteEventName];
 
+/**
+ * A Copilot turn's progress, to the caller's own sockets only: not a site event (no seq, not replayed).
+ * `text` pieces as the model streams them; each tool call, then its result's `status`.
+ */
+export const CopilotProgressEvent = z.object({
+  conversationId: z.string(),
+  step: z.number().int().min(1),
+  kind: z.enum(['text', 'tool-call', 'tool-result']),
+  text: z.string().optional(),
+  skill: z.string().optional(),
+  status: z.enum(['executed', 'pending_approval', 'denied']).optional(),
+});
+export type CopilotProgressEvent = z.infer<typeof CopilotProgressEvent>;
+
 export type ServerToClientEvents = { [Name in SiteEventName]: (event: SiteEventPayloads[Name]) => void } & {
   'resync-required': (event: ResyncRequiredEvent) => void;
+  'copilot-progress': (event: CopilotProgressEvent) => void;
 };
 
 // biome-ignore lint/complexity/noBannedTypes: the Studio sends nothing over the socket; the map is empty on purpose.

@@ -22,13 +22,14 @@ export class ApprovalJobRunner {
    * so the audit records one execution.
    */
   async run(job: SkillExecutionJob, { settleTransient }: { settleTransient: boolean }): Promise<JobOutcome> {
-    const { approvals, audit } = this.options.stores.forSite(job.siteId);
+    const { approvals, audit, conversations } = this.options.stores.forSite(job.siteId);
     const approval = await approvals.get(job.approvalId);
     if (approval?.status !== 'executing' || approval.attempts !== job.attempt) return 'skipped';
     const settled = await runApproval({
       approval,
       approvals,
       audit,
+      conversations,
       executors: this.options.executors,
       settleTransientFailures: settleTransient,
       ...(this.options.reportError ? { reportError: this.options.reportError } : {}),

@@ -1,4 +1,5 @@
 // An admin's decision on a pending approval: who may decide, and the compare-and-set that makes one decision win.
+import { noteApprovalOutcome } from './note-approval-outcome.js';
 import {
   type ActorRef,
   type Approval,
@@ -43,7 +44,7 @@ export class ApprovalDecider {
    * `pending` any more. Returns the approval after the decision (see ApprovalExecutor.execute).
    */
   async decideApproval({ siteId, approvalId, decision, reason, decider }: DecideApprovalInput): Promise<Approval> {
-    const { approvals, audit } = this.options.stores.forSite(siteId);
+    const { approvals, audit, conversations } = this.options.stores.forSite(siteId);
     const approval = await approvals.get(approvalId);
     if (!approval) throw recordNotInSite();
 
@@ -73,6 +74,7 @@ export class ApprovalDecider {
         ...(reason ? { detail: { reason } } : {}),
         createdAt: at,
       });
+      await noteApprovalOutcome({ conversations, approval: rejected, at });
       return rejected;
     }
 

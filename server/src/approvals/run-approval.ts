@@ -3,6 +3,8 @@
 import { type Approval, findSkill, parseSkillArguments } from '@lumibase/shared';
 import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import type { AuditRepository } from '../store/ai/audit.store.js';
+import type { ConversationRepository } from '../store/ai/conversation.store.js';
+import { noteApprovalOutcome } from './note-approval-outcome.js';
 import { type Failure, describeFailure } from '../harness/describe-failure.js';
 import { type SkillExecutors, runSkillExecutor } from '../harness/skill-executors.js';
 
@@ -11,6 +13,8 @@ export interface RunApprovalOptions {
   approvals: ApprovalRepository;
   audit: AuditRepository;
   executors: SkillExecutors;
+  /** The approval's conversation is told the outcome (approved with result, failed with error). */
+  conversations?: Pick<ConversationRepository, 'appendMessage'>;
   clock?: () => Date;
   reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
   /**
@@ -89,6 +93,7 @@ export async function runApproval(options: RunApprovalOptions): Promise<Approval
       detail: { attempt: approved.attempts },
       createdAt: at,
     });
+    await noteApprovalOutcome({ conversations: options.conversations, approval: approved, at });
     return approved;
   }
   const { failure } = execution;
@@ -111,5 +116,6 @@ export async function runApproval(options: RunApprovalOptions): Promise<Approval
     detail: { attempt: pending.attempts, ...failure },
     createdAt: at,
   });
+  await noteApprovalOutcome({ conversations: options.conversations, approval: pending, at });
   return pending;
 }

@@ -103,6 +103,29 @@ describe('AISecureHarness.execute', () => {
     });
   });
 
+  it('answers an identical request still pending in the site with the existing approval, creating no second one', async () => {
+    const ctx = context(admin);
+    const first = await harness.execute(ctx, { name: 'deleteField', arguments: { collection: 'posts', field: 'title' } });
+    const again = await harness.execute(
+      { ...ctx, message: 'once more' },
+      { name: 'deleteField', arguments: { field: 'title', collection: 'posts' } },
+    );
+    const other = await harness.execute(ctx, { name: 'deleteField', arguments: { collection: 'posts', field: 'body' } });
+    expect(first.status).toBe('pending_approval');
+    expect(again).toMatchObject({ status: 'pending_approval', approvalId: (first as { approvalId: string }).approvalId });
+    expect(again.status === 'pending_approval' && again.message).toContain('already waiting');
+    expect((other as { approvalId: string }).approvalId).not.toBe((first as { approvalId: string }).approvalId);
+    expect(await database.stores.forSite(ctx.siteId).approvals.count()).toBe(2);
+  });
+
+  it('records on the approval what the model read before it proposed the call', async () => {
+    const readBefore = [{ skill: 'listItems', collection: 'posts', id: 'p1' }];
+    const ctx = { ...context(admin), conversationId: 'c-9', readBefore };
+    const outcome = await harness.execute(ctx, { name: 'deleteCollection', arguments: { name: 'posts' } });
+    const approval = await database.stores.forSite(ctx.siteId).approvals.get((outcome as { approvalId: string }).approvalId);
+    expect(approval!.context).toEqual({ message: 'a message', conversationId: 'c-9', readBefore });
+  });
+
   it('stores the parsed arguments, with a field’s `required` default filled in', async () => {
     const ctx = context(admin);
     const outcome = await harness.execute(ctx, {

@@ -4,6 +4,7 @@ import {
   type ActorRef,
   type CapabilityHolder,
   type ErrorDetail,
+  type ReadBefore,
   type SkillOutcome,
   SKILL_NAMES,
   findSkill,
@@ -14,6 +15,7 @@ import {
 } from '@lumibase/shared';
 import type { AuditRepository, NewAuditEntry } from '../store/ai/audit.store.js';
 import type { ApprovalRepository } from '../store/ai/approval.store.js';
+import type { ConversationRepository } from '../store/ai/conversation.store.js';
 import { describeFailure, jsonSafe } from './describe-failure.js';
 import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
 
@@ -25,6 +27,8 @@ export interface HarnessContext {
   actor: HarnessActor;
   message: string;
   conversationId?: string;
+  /** What the model read earlier in the same turn; recorded on an approval this call creates. */
+  readBefore?: ReadBefore[];
 }
 
 /** A tool call as a planner produced it: arguments are untrusted until parsed. */
@@ -34,7 +38,8 @@ export interface ToolCall {
 }
 
 export interface HarnessStores {
-  forSite(siteId: string): { approvals: ApprovalRepository; audit: AuditRepository };
+  /** `conversations` hears what became of an approval made in a conversation (see note-approval-outcome.ts). */
+  forSite(siteId: string): { approvals: ApprovalRepository; audit: AuditRepository; conversations?: ConversationRepository };
 }
 
 export interface AISecureHarnessOptions {
@@ -109,11 +114,31 @@ export class AISecureHarness {
 
     // The risk rule looks at the skill only: `*` got the call this far and no further.
     if (isDangerous(skill)) {
+      // The same request still waiting in this site: point at it rather than ask the admins twice.
+      const existing = await approvals.findPendingIdentical(name, parsed.arguments);
+      if (existing) {
+        await record({
+          action: 'approval_requested',
+          skillName: name,
+          approvalId: existing.id,
+          detail: { arguments: parsed.arguments, alreadyPending: true },
+        });
+        return {
+          status: 'pending_approval',
+          skill: call,
+          approvalId: existing.id,
+          message: `${name} with these arguments is already waiting for a human admin's approval (approval ${existing.id}); no second request was made.`,
+        };
+      }
       const at = this.clock();
       const approval = await approvals.insert({
         skillName: name,
         arguments: parsed.arguments,
-        context: { message: context.message, ...(context.conversationId ? { conversationId: context.conversationId } : {}) },
+        context: {
+          message: context.message,
+          ...(context.conversationId ? { conversationId: context.conversationId } : {}),
+          ...(context.readBefore?.length ? { readBefore: context.readBefore } : {}),
+        },
         status: 'pending',
         requestedBy: actorOf(context),
         attempts: 0,

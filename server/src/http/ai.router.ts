@@ -27,7 +27,12 @@ export function createAiRouter({ chat, approvals, conversations, audit }: AiRout
 
   router.post('/chat', async (request, response) => {
     const { message, conversationId } = parseInput(ChatRequest, request.body, 'body');
-    sendData(response, 200, await chat.chat({ siteId: currentSiteId(request), actor: actorOf(request), message, conversationId }));
+    const sessionId = request.context.sessionId;
+    sendData(
+      response,
+      200,
+      await chat.chat({ siteId: currentSiteId(request), actor: actorOf(request), message, conversationId, sessionId }),
+    );
   });
 
   router.get('/approvals', async (request, response) => {

@@ -1,10 +1,13 @@
 // One socket's view of its site's events: replay from lastSeq, then live ones, in seq order, no gap, no duplicate.
-import type { ServerToClientEvents, SiteEvent } from '@lumibase/shared';
+import type { ServerToClientEvents, SiteEvent, SiteEventName } from '@lumibase/shared';
 import type { Logger } from '../logger.js';
 import type { EventLogStore } from '../store/event-log.store.js';
 
+/** What a site's event stream sends: the sequenced events and resync-required (never copilot-progress). */
+export type StreamedEventName = SiteEventName | 'resync-required';
+
 export interface EventSink {
-  emit<Name extends keyof ServerToClientEvents>(name: Name, ...payload: Parameters<ServerToClientEvents[Name]>): unknown;
+  emit<Name extends StreamedEventName>(name: Name, ...payload: Parameters<ServerToClientEvents[Name]>): unknown;
 }
 
 /**

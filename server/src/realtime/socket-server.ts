@@ -3,6 +3,7 @@ import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import {
   type ClientToServerEvents,
+  type CopilotProgressEvent,
   DomainError,
   ErrorCode,
   type ServerToClientEvents,
@@ -141,6 +142,10 @@ export async function createSocketServer({ logger, redis }: SocketServerOptions)
       });
       io.attach(httpServer);
       served = true;
+    },
+    /** A Copilot turn's progress to the sockets of one session (through the adapter, on any server process). */
+    sendCopilotProgress(sessionId: string, event: CopilotProgressEvent): void {
+      io.to(sessionRoom(sessionId)).emit('copilot-progress', event);
     },
     disconnectSession(sessionId: string): void {
       io.in(sessionRoom(sessionId)).disconnectSockets(true);

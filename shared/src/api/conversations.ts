@@ -1,6 +1,7 @@
 // /ai/conversations: an admin's Copilot conversations in a site and their messages.
 import { z } from 'zod';
 import { SkillOutcome } from '../skills/outcome.js';
+import { TokenUsage } from './chat.js';
 import { ListMeta, ListQuery } from './envelope.js';
 
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
@@ -24,6 +25,8 @@ export const ConversationMessageJson = z.object({
   content: z.string(),
   /** For an assistant message: the outcome of each skill call of that turn. */
   results: z.array(SkillOutcome).optional(),
+  /** For an assistant message of a remote model: the tokens of that turn's model calls. */
+  usage: TokenUsage.optional(),
   createdAt: z.iso.datetime(),
 });
 export type ConversationMessageJson = z.infer<typeof ConversationMessageJson>;

@@ -8,9 +8,10 @@ export type SkillCall = z.infer<typeof SkillCall>;
 /**
  * Why a call was denied. `execution_failed`: an authorised safe skill whose executor failed (a
  * missing collection, item data that does not match the fields); the contract has three statuses,
- * so this is a denial too, with the failure's message, code and details.
+ * so this is a denial too, with the failure's message, code and details. `model_failed`: the language
+ * model failed (timeout, 5xx after retries, unreadable output); it names no skill and nothing ran.
  */
-export const DENIAL_REASONS = ['unknown_skill', 'invalid_arguments', 'missing_capabilities', 'execution_failed'] as const;
+export const DENIAL_REASONS = ['unknown_skill', 'invalid_arguments', 'missing_capabilities', 'execution_failed', 'model_failed'] as const;
 export const DenialReason = z.enum(DENIAL_REASONS);
 export type DenialReason = z.infer<typeof DenialReason>;
 
@@ -31,7 +32,8 @@ export const PendingApprovalOutcome = z.object({
 
 export const DeniedOutcome = z.object({
   status: z.literal('denied'),
-  skill: SkillCall,
+  /** Absent only for `model_failed`. */
+  skill: SkillCall.optional(),
   reason: DenialReason,
   message: z.string(),
   /** For `execution_failed`: the error code of the failure (NOT_FOUND, VALIDATION_FAILED, CONFLICT, INTERNAL…). */

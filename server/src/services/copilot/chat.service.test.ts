@@ -57,6 +57,7 @@ describe('ChatService.chat', () => {
     expect(reply).toEqual({
       status: 'executed',
       message: 'Hello Ada',
+      reply: 'Hello Ada',
       conversationId: expect.any(String),
       results: [{ status: 'executed', message: 'Hello Ada' }],
     });

@@ -1,12 +1,21 @@
-// One Copilot turn: remember the message, ask the planner, run each tool call through the harness, remember the reply.
-import { type ChatResponse, type SkillOutcome, type ToolSpec, UnavailableError, getSkillToolSpecs } from '@lumibase/shared';
-import type { HarnessActor, ToolCall } from '../../harness/ai-secure-harness.js';
-import type { Planner, PlannerOutput } from '../../llm/planner.js';
+// One Copilot turn as the admin sees it: remember the message, run the model steps, remember the reply, usage and outcomes.
+import {
+  type ChatResponse,
+  type CopilotProgressEvent,
+  type SkillOutcome,
+  type ToolSpec,
+  UnavailableError,
+  getSkillToolSpecs,
+} from '@lumibase/shared';
+import type { HarnessActor } from '../../harness/ai-secure-harness.js';
+import { ModelCallError } from '../../llm/model-call-error.js';
+import type { Planner } from '../../llm/planner.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
 import { CONTEXT_MESSAGES, type Conversation, type ConversationRepository } from '../../store/ai/conversation.store.js';
 import { recordNotInSite } from '../../store/record-not-in-site.js';
 import type { ChatRateLimiter } from './chat-rate-limiter.js';
-import { plannerMessages } from './planner-messages.js';
+import { runCopilotTurn, type TurnHarness } from './copilot-turn.js';
+import { plannerMessages, type SiteBrief } from './planner-messages.js';
 
 export interface ChatInput {
   siteId: string;
@@ -14,25 +23,33 @@ export interface ChatInput {
   /** Already validated and trimmed (1–2000 characters). */
   message: string;
   conversationId?: string | undefined;
+  /** The caller's session: its sockets receive the turn's copilot-progress events. */
+  sessionId?: string | undefined;
+}
+
+/** Where copilot-progress events go: the caller's own sockets (a session room), never the site's. */
+export interface CopilotProgressSink {
+  send(sessionId: string, event: CopilotProgressEvent): void;
 }
 
 export interface ChatServiceOptions {
   stores: Pick<AiStoreFactory, 'forSite'>;
-  harness: {
-    execute(
-      context: { siteId: string; actor: HarnessActor; message: string; conversationId?: string },
-      call: ToolCall,
-    ): Promise<SkillOutcome>;
-  };
+  harness: TurnHarness;
   planner: Planner;
   rateLimiter: Pick<ChatRateLimiter, 'consume'>;
   clock?: () => Date;
   tools?: ToolSpec[];
-  /** Receives planner failures (logged by the composition root); the caller gets a 503. */
+  /** LLM_MAX_STEPS: model calls per turn at most (default 5). */
+  maxSteps?: number;
+  /** The site's collections and fields for the system prompt; without it the prompt has the rules only. */
+  siteSchema?: (siteId: string) => Promise<SiteBrief['collections']>;
+  progress?: CopilotProgressSink;
+  /** Receives planner failures (logged by the composition root). */
   reportError?: (error: unknown) => void;
 }
 
 const TITLE_MAX = 80;
+const DEFAULT_MAX_STEPS = 5;
 
 export class ChatService {
   private readonly clock: () => Date;
@@ -45,9 +62,10 @@ export class ChatService {
 
   /**
    * RateLimitedError beyond the per-user limit; the not-in-site ForbiddenError for a conversation
-   * that is not the caller's own in this site; UnavailableError when the planner fails.
+   * that is not the caller's own in this site; UnavailableError when no model call of the turn got
+   * an answer. Any other model failure is a `denied` answer saying the model failed.
    */
-  async chat({ siteId, actor, message, conversationId }: ChatInput): Promise<ChatResponse> {
+  async chat({ siteId, actor, message, conversationId, sessionId }: ChatInput): Promise<ChatResponse> {
     await this.options.rateLimiter.consume(actor.id);
     const { conversations } = this.options.stores.forSite(siteId);
     const conversation =
@@ -58,32 +76,51 @@ export class ChatService {
     // The context window is read before the new message is stored: the 20 before it, then it.
     const history = conversationId === undefined ? [] : await conversations.latestMessages(conversation.id, CONTEXT_MESSAGES);
     await conversations.appendMessage(conversation.id, { role: 'user', content: message, createdAt: this.clock() });
-    const plan = await this.plan(history, message);
+    const brief = this.options.siteSchema
+      ? { collections: await this.options.siteSchema(siteId), capabilities: actor.capabilities }
+      : undefined;
+    const { planner, progress } = this.options;
+    const turn = await runCopilotTurn({
+      planner,
+      harness: this.options.harness,
+      tools: this.tools,
+      messages: plannerMessages(history, message, brief),
+      context: { siteId, actor, message, conversationId: conversation.id },
+      // The echo planner reads only the current message: a second step would repeat the first.
+      maxSteps: planner.provider === 'echo' ? 1 : (this.options.maxSteps ?? DEFAULT_MAX_STEPS),
+      progress: progress && sessionId ? (event) => progress.send(sessionId, { conversationId: conversation.id, ...event }) : undefined,
+    });
 
-    const context = { siteId, actor, message, conversationId: conversation.id };
-    const outcomes: SkillOutcome[] = [];
-    // One planning step per turn: results go back to the admin, and to the model only as data in later turns.
-    for (const call of plan.toolCalls)
-      outcomes.push(await this.options.harness.execute(context, { name: call.name, arguments: call.arguments }));
-    if (outcomes.length === 0) outcomes.push({ status: 'executed', message: plan.text ?? '' });
-
+    const outcomes = [...turn.outcomes];
+    if (!turn.ok) {
+      this.options.reportError?.(turn.error);
+      if (turn.unreachable) throw new UnavailableError({ message: 'The Copilot’s language model is unavailable; try again later' });
+      outcomes.push(modelFailed(turn.error));
+    } else if (outcomes.length === 0) {
+      outcomes.push({ status: 'executed', message: turn.reply });
+    }
+    const usage = turn.usage;
     await conversations.appendMessage(conversation.id, {
       role: 'assistant',
-      content: replyText(plan, outcomes),
+      content: replyText(turn.texts, outcomes),
       results: outcomes,
+      ...(usage ? { usage } : {}),
       createdAt: this.clock(),
     });
-    return { ...outcomes[0]!, conversationId: conversation.id, results: outcomes };
+    // A failed turn answers with the failure first: it is the turn's verdict.
+    const first = turn.ok ? outcomes[0]! : outcomes.at(-1)!;
+    return { ...first, conversationId: conversation.id, results: outcomes, reply: turn.ok ? turn.reply : '', ...(usage ? { usage } : {}) };
   }
+}
 
-  private async plan(history: Parameters<typeof plannerMessages>[0], message: string): Promise<PlannerOutput> {
-    try {
-      return await this.options.planner.plan({ messages: plannerMessages(history, message), tools: this.tools });
-    } catch (error) {
-      this.options.reportError?.(error);
-      throw new UnavailableError({ message: 'The Copilot’s language model is unavailable; try again later' });
-    }
-  }
+/** Timeouts, 5xx after retries, unreadable output: said plainly, nothing of the failing step ran. */
+function modelFailed(error: unknown): SkillOutcome {
+  const why = error instanceof ModelCallError ? error.message : 'the model call failed';
+  return {
+    status: 'denied',
+    reason: 'model_failed',
+    message: `The Copilot’s language model failed (${why}); nothing more was run. Try again.`,
+  };
 }
 
 /** A conversation of another user, another site's, an unknown or a malformed id: one refusal. */
@@ -98,9 +135,9 @@ function titleOf(message: string): string {
   return line.length <= TITLE_MAX ? line : `${line.slice(0, TITLE_MAX - 1)}…`;
 }
 
-/** The assistant message as stored: the model's text, then one line per outcome. */
-function replyText(plan: PlannerOutput, outcomes: readonly SkillOutcome[]): string {
-  const lines = plan.text && plan.toolCalls.length > 0 ? [plan.text] : [];
+/** The assistant message as stored: the model's texts, then one line per outcome. */
+function replyText(texts: readonly string[], outcomes: readonly SkillOutcome[]): string {
+  const lines = outcomes.some((outcome) => outcome.skill) ? [...texts] : [];
   for (const outcome of outcomes) {
     if (outcome.status === 'executed') lines.push(outcome.skill ? `Executed ${outcome.skill.name}.` : (outcome.message ?? ''));
     else lines.push(outcome.message);

@@ -14,7 +14,11 @@ const approvalSchema = new Schema(
     /** encodeJson(arguments): see json-codec.ts for why this is text. */
     argumentsJson: { type: String, required: true },
     context: {
-      type: new Schema({ message: { type: String }, conversationId: { type: String } }, { _id: false, ...options }),
+      type: new Schema(
+        // encodeJson(readBefore), like the arguments.
+        { message: { type: String }, conversationId: { type: String }, readBeforeJson: { type: String } },
+        { _id: false, ...options },
+      ),
       required: true,
     },
     status: { type: String, enum: APPROVAL_STATUSES, required: true },
@@ -70,6 +74,7 @@ const messageSchema = new Schema(
     role: { type: String, enum: MESSAGE_ROLES, required: true },
     content: { type: String },
     resultsJson: { type: String },
+    usage: { type: new Schema({ inputTokens: { type: Number }, outputTokens: { type: Number } }, { _id: false, ...options }) },
     createdAt: { type: Date, required: true },
   },
   { collection: 'ai_messages', ...options },

@@ -45,6 +45,35 @@ describe('ApprovalStore', () => {
     });
   });
 
+  describe('context.readBefore', () => {
+    it('keeps what the model read before proposing the call, and leaves it out when there is none', async () => {
+      const store = approvalsOf(freshSiteId());
+      const readBefore = [{ skill: 'listItems', collection: 'posts', id: '64b000000000000000000001' }, { skill: 'searchItems' }];
+      const withReads = await store.insert(pendingApproval({ context: { message: 'tidy up', conversationId: 'c-1', readBefore } }));
+      expect((await store.get(withReads.id))!.context).toEqual({ message: 'tidy up', conversationId: 'c-1', readBefore });
+      const without = await store.insert(pendingApproval({ context: { message: 'tidy up' } }));
+      expect((await store.get(without.id))!.context).toEqual({ message: 'tidy up' });
+    });
+  });
+
+  describe('findPendingIdentical', () => {
+    it('finds a pending approval of the same skill with deep-equal arguments, whatever their key order', async () => {
+      const store = approvalsOf(freshSiteId());
+      const created = await store.insert(pendingApproval({ skillName: 'deleteField', arguments: { collection: 'posts', field: 'title' } }));
+      expect((await store.findPendingIdentical('deleteField', { field: 'title', collection: 'posts' }))?.id).toBe(created.id);
+    });
+
+    it('finds nothing for other arguments, another skill, another site, or an approval no longer pending', async () => {
+      const store = approvalsOf(freshSiteId());
+      const created = await store.insert(pendingApproval({ skillName: 'deleteField', arguments: { collection: 'posts', field: 'title' } }));
+      expect(await store.findPendingIdentical('deleteField', { collection: 'posts', field: 'body' })).toBeNull();
+      expect(await store.findPendingIdentical('deleteCollection', { collection: 'posts', field: 'title' })).toBeNull();
+      expect(await approvalsOf(freshSiteId()).findPendingIdentical('deleteField', { collection: 'posts', field: 'title' })).toBeNull();
+      await store.transition(created.id, { from: 'pending', to: 'rejected', at: new Date() });
+      expect(await store.findPendingIdentical('deleteField', { collection: 'posts', field: 'title' })).toBeNull();
+    });
+  });
+
   describe('get', () => {
     it('treats malformed, unknown and other sites’ ids alike: absent', async () => {
       const store = approvalsOf(freshSiteId());

@@ -1,5 +1,6 @@
 // ai_approvals for one site: insert, read, list and compare-and-set status transitions, each owing its site event.
-import { type Approval, type ApprovalStatus, toApprovalJson } from '@lumibase/shared';
+import { isDeepStrictEqual } from 'node:util';
+import { type Approval, type ApprovalStatus, type ReadBefore, toApprovalJson } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { type OutboxRelay, owe } from '../outbox.js';
 import type { AiModels, ApprovalDocument } from './ai-models.js';
@@ -44,6 +45,8 @@ export interface ApprovalRepository {
   insert(approval: NewApproval): Promise<Approval>;
   get(id: string): Promise<Approval | null>;
   list(options?: { status?: ApprovalStatus; limit?: number }): Promise<Approval[]>;
+  /** A pending approval for the same skill with deep-equal arguments (key order aside), if there is one. */
+  findPendingIdentical(skillName: string, args: Record<string, unknown>): Promise<Approval | null>;
   count(options?: { status?: ApprovalStatus }): Promise<number>;
   transition(id: string, transition: ApprovalTransition): Promise<Approval | null>;
 }
@@ -62,6 +65,7 @@ function toApproval(document: ApprovalDocument): Approval {
     updatedAt: document.updatedAt,
   };
   if (document.context.conversationId != null) approval.context.conversationId = document.context.conversationId;
+  if (document.context.readBeforeJson != null) approval.context.readBefore = decodeJson(document.context.readBeforeJson) as ReadBefore[];
   if (document.decidedBy != null) approval.decidedBy = { id: document.decidedBy.id, name: document.decidedBy.name ?? '' };
   if (document.decidedAt != null) approval.decidedAt = document.decidedAt;
   if (document.reason != null) approval.reason = document.reason;
@@ -86,12 +90,14 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
 
   /** Inserts the approval together with the `approval-created` event it owes. */
   async insert(approval: NewApproval): Promise<Approval> {
-    const { arguments: args, result, ...rest } = approval;
+    const { arguments: args, result, context, ...rest } = approval;
+    const { readBefore, ...storedContext } = context;
     const _id = new Types.ObjectId();
     const inserted: Approval = { ...approval, id: _id.toHexString(), siteId: this.siteId };
     const document = this.owned({
       _id,
       ...rest,
+      context: readBefore === undefined ? storedContext : { ...storedContext, readBeforeJson: encodeJson(readBefore) },
       argumentsJson: encodeJson(args),
       ...(result === undefined ? {} : { resultJson: encodeJson(result) }),
       revision: 0,
@@ -118,6 +124,17 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       .limit(Math.min(Math.max(limit, 1), APPROVAL_LIST_LIMIT))
       .lean<ApprovalDocument[]>();
     return documents.map(toApproval);
+  }
+
+  async findPendingIdentical(skillName: string, args: Record<string, unknown>): Promise<Approval | null> {
+    // Few approvals of one skill are pending in a site at once; equality is checked on the decoded arguments.
+    const documents = await this.models.approvals
+      .find(this.scoped({ status: 'pending', skillName }))
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(APPROVAL_LIST_LIMIT)
+      .lean<ApprovalDocument[]>();
+    const same = documents.find((document) => isDeepStrictEqual(decodeJson(document.argumentsJson), args));
+    return same ? toApproval(same) : null;
   }
 
   count({ status = 'pending' }: { status?: ApprovalStatus } = {}): Promise<number> {

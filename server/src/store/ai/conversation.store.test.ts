@@ -19,6 +19,21 @@ describe('ConversationStore', () => {
     expect(await database.stores.forSite(freshSiteId()).conversations.get(created.id)).toBeNull();
   });
 
+  it('keeps an assistant message’s token usage', async () => {
+    const conversations = database.stores.forSite(freshSiteId()).conversations;
+    const { id } = await conversations.create({ userId: 'u1', title: 'usage', at: at(0) });
+    await conversations.appendMessage(id, {
+      role: 'assistant',
+      content: 'done',
+      usage: { inputTokens: 1200, outputTokens: 34 },
+      createdAt: at(1),
+    });
+    await conversations.appendMessage(id, { role: 'user', content: 'thanks', createdAt: at(2) });
+    const [assistant, user] = await conversations.listMessages(id);
+    expect(assistant!.usage).toEqual({ inputTokens: 1200, outputTokens: 34 });
+    expect(user).not.toHaveProperty('usage');
+  });
+
   it('lists a user’s conversations, most recently active first', async () => {
     const conversations = database.stores.forSite(freshSiteId()).conversations;
     const first = await conversations.create({ userId: 'u1', title: 'first', at: at(0) });

@@ -1,5 +1,5 @@
 // ai_conversations and ai_messages for one site: a user's Copilot conversations and their memory.
-import type { MessageRole, SkillOutcome } from '@lumibase/shared';
+import type { MessageRole, SkillOutcome, TokenUsage } from '@lumibase/shared';
 import type { AiModels, ConversationDocument, MessageDocument } from './ai-models.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
 import { parseObjectId } from '../object-id.js';
@@ -23,6 +23,7 @@ export interface ConversationMessage {
   role: MessageRole;
   content: string;
   results?: SkillOutcome[];
+  usage?: TokenUsage;
   createdAt: Date;
 }
 
@@ -57,6 +58,8 @@ function toMessage(document: MessageDocument): ConversationMessage {
     createdAt: document.createdAt,
   };
   if (document.resultsJson != null) message.results = decodeJson(document.resultsJson) as SkillOutcome[];
+  if (document.usage != null)
+    message.usage = { inputTokens: document.usage.inputTokens ?? 0, outputTokens: document.usage.outputTokens ?? 0 };
   return message;
 }
 

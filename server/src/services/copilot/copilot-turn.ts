@@ -1,0 +1,118 @@
+// One Copilot turn's model steps: ask the model, run each tool call through the harness, hand the outcomes back, repeat.
+import type { CopilotProgressEvent, ReadBefore, SkillOutcome, TokenUsage, ToolSpec } from '@lumibase/shared';
+import type { HarnessContext, ToolCall } from '../../harness/ai-secure-harness.js';
+import { ModelCallError } from '../../llm/model-call-error.js';
+import type { PlannedToolCall, Planner, PlannerMessage } from '../../llm/planner.js';
+import { toolContent } from './planner-messages.js';
+
+export interface TurnHarness {
+  execute(context: HarnessContext, call: ToolCall): Promise<SkillOutcome>;
+}
+
+export interface CopilotTurnOptions {
+  planner: Planner;
+  harness: TurnHarness;
+  tools: ToolSpec[];
+  /** System prompt, history and the new message; the turn appends its own steps to a copy. */
+  messages: PlannerMessage[];
+  context: HarnessContext;
+  maxSteps: number;
+  progress?: ((event: Omit<CopilotProgressEvent, 'conversationId'>) => void) | undefined;
+}
+
+export type TurnResult =
+  | { ok: true; outcomes: SkillOutcome[]; texts: string[]; reply: string; usage?: TokenUsage }
+  /** `unreachable`: no model call of the turn got an answer (the caller answers 503). */
+  | { ok: false; unreachable: boolean; error: unknown; outcomes: SkillOutcome[]; texts: string[]; usage?: TokenUsage };
+
+/** Skills whose results are site content the model reads: a later dangerous proposal records them. */
+const CONTENT_READS = new Set(['listItems', 'searchItems', 'aiContentAssist']);
+const READ_BEFORE_MAX = 50;
+
+export async function runCopilotTurn({
+  planner,
+  harness,
+  tools,
+  messages,
+  context,
+  maxSteps,
+  progress,
+}: CopilotTurnOptions): Promise<TurnResult> {
+  const conversation = [...messages];
+  const outcomes: SkillOutcome[] = [];
+  const texts: string[] = [];
+  const readBefore: ReadBefore[] = [];
+  let usage: TokenUsage | undefined;
+  let answered = false;
+
+  for (let step = 1; step <= maxSteps; step++) {
+    let output: Awaited<ReturnType<Planner['plan']>>;
+    try {
+      output = await planner.plan({
+        messages: conversation,
+        tools,
+        ...(progress ? { onText: (text: string) => progress({ step, kind: 'text', text }) } : {}),
+      });
+    } catch (error) {
+      const unreachable = !answered && (!(error instanceof ModelCallError) || error.kind === 'unreachable');
+      return { ok: false, unreachable, error, outcomes, texts, ...(usage ? { usage } : {}) };
+    }
+    answered = true;
+    if (output.usage)
+      usage = {
+        inputTokens: (usage?.inputTokens ?? 0) + output.usage.inputTokens,
+        outputTokens: (usage?.outputTokens ?? 0) + output.usage.outputTokens,
+      };
+    if (output.text) texts.push(output.text);
+    if (output.toolCalls.length === 0) return { ok: true, outcomes, texts, reply: output.text ?? '', ...(usage ? { usage } : {}) };
+
+    const calls = output.toolCalls.map((call, index): PlannedToolCall => ({ ...call, id: call.id ?? `step${step}-${index}` }));
+    conversation.push({ role: 'assistant', content: output.text ?? '', toolCalls: calls });
+    for (const call of calls) {
+      progress?.({ step, kind: 'tool-call', skill: call.name });
+      const outcome = call.argumentsError
+        ? malformedCall(call)
+        : await harness.execute(readBefore.length > 0 ? { ...context, readBefore: [...readBefore] } : context, {
+            name: call.name,
+            arguments: call.arguments,
+          });
+      outcomes.push(outcome);
+      progress?.({ step, kind: 'tool-result', skill: call.name, status: outcome.status });
+      if (outcome.status === 'executed' && CONTENT_READS.has(call.name)) noteReads(readBefore, call.name, call.arguments, outcome.data);
+      conversation.push({ role: 'tool', content: toolContent(outcome), toolCallId: call.id!, toolName: call.name });
+    }
+  }
+  const last = texts.at(-1) ?? '';
+  const reply = `${last}${last ? '\n' : ''}(Stopped after ${maxSteps} model steps.)`;
+  return { ok: true, outcomes, texts, reply, ...(usage ? { usage } : {}) };
+}
+
+/** Arguments the model sent as malformed JSON: denied with why, nothing run, the model told like any denial. */
+function malformedCall(call: PlannedToolCall): SkillOutcome {
+  return {
+    status: 'denied',
+    skill: { name: call.name, arguments: call.arguments },
+    reason: 'invalid_arguments',
+    message: `Invalid arguments for ${call.name}: ${call.argumentsError}`,
+    details: [{ path: 'arguments', message: call.argumentsError ?? 'malformed' }],
+  };
+}
+
+/** One entry per item read where the result names items, else one for the collection (or the search). */
+function noteReads(readBefore: ReadBefore[], skill: string, args: unknown, data: unknown): void {
+  const collection =
+    typeof (args as { collection?: unknown })?.collection === 'string' ? (args as { collection: string }).collection : undefined;
+  const items = Array.isArray((data as { items?: unknown })?.items)
+    ? (data as { items: unknown[] }).items
+    : Array.isArray(data)
+      ? data
+      : [];
+  const ids = items.flatMap((item) => (typeof (item as { id?: unknown })?.id === 'string' ? [(item as { id: string }).id] : []));
+  const itemId = typeof (args as { itemId?: unknown })?.itemId === 'string' ? (args as { itemId: string }).itemId : undefined;
+  if (itemId) ids.push(itemId);
+  const entries =
+    ids.length > 0
+      ? ids.map((id) => ({ skill, ...(collection ? { collection } : {}), id }))
+      : [{ skill, ...(collection ? { collection } : {}) }];
+  for (const entry of entries) if (readBefore.length < READ_BEFORE_MAX) readBefore.push(entry);
+}
