@@ -193,6 +193,9 @@ describe('Studio Copilot and approvals', () => {
       );
     });
     const decideReply = b.waitForResponse((response) => response.url().endsWith(`/ai/approvals/${firstId}/decide`));
+    // Deleting a collection is approved after typing its name.
+    expect(await card.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    await card.getByLabel(/^Type posts to approve/).fill('posts');
     await card.getByRole('button', { name: 'Approve' }).click();
 
     // A's reply turns approved; posts leaves A's list (A did not reload either).
