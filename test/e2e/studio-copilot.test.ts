@@ -144,7 +144,7 @@ describe('Studio Copilot and approvals', () => {
     await ask(a, 'delete collection posts');
     const firstId = await lastApprovalId(a);
     await expect.poll(() => replyBadge(a, firstId).getAttribute('data-status')).toBe('pending_approval');
-    expect((await replyBadge(a, firstId).textContent())?.trim()).toBe('pending_approval');
+    expect((await replyBadge(a, firstId).textContent())?.trim()).toBe('Pending approval');
     await screenshot(a, 'copilot-panel-pending');
 
     // B: badge 1, a toast linking to the card, and the card, without a reload.

@@ -110,7 +110,7 @@ describe('ApprovalCard', () => {
         note: { tone: 'warning', text: 'The job queue is unavailable, so nothing ran.' },
       },
     });
-    expect(document.querySelector('[data-status]')?.textContent?.trim()).toBe('failed — still pending');
+    expect(document.querySelector('[data-status]')?.textContent?.trim()).toBe('Failed — still pending');
     expect(screen.getByRole('alert').textContent).toMatch(/job queue is unavailable/);
   });
 
