@@ -248,4 +248,15 @@ describe('CopilotPanel', () => {
     );
     expect(container.textContent).not.toMatch(/schema:write/);
   });
+
+  it('points to the request already waiting when the same one is asked again', async () => {
+    const earlier = approvalFixture({ id: 'ap-old', createdAt: new Date(Date.now() - 10 * 60_000).toISOString() });
+    const { input, container } = renderPanel(async () => pendingReply('ap-old'), {
+      approvalOf: (id) => (id === 'ap-old' ? earlier : undefined),
+    });
+    await type(input, 'delete collection posts');
+    await waitFor(() => expect(container.querySelector('[data-existing]')).toBeTruthy());
+    expect(container.querySelector('[data-existing]')?.textContent).toMatch(/already waits for approval/);
+    expect(container.querySelector('a[href="/settings/ai-approvals#approval-ap-old"]')).toBeTruthy();
+  });
 });
