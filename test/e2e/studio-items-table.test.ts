@@ -3,18 +3,12 @@
 // collection (remembered), sort, filter, page size and page in the URL (reload and Back keep them), the Copilot's button
 // clear of the pager, and the item sheet asking before it discards unsaved edits.
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client.js';
-import { stopAll } from '../support/processes.js';
-import { ensureStudioBuild, openBrowser, type RunningStudio, signIn, startStudio } from './support/studio.js';
+import { horizontalOverflow, studioPerFile } from './support/studio.js';
 
-let studio: RunningStudio;
-const closers: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  ensureStudioBuild();
-  studio = await startStudio('items-table');
-  const root = await ApiClient.signIn(studio.baseUrl, studio.admin.email, studio.admin.password);
+const { studio, openAs } = studioPerFile('items-table', async (started) => {
+  const root = await ApiClient.signIn(started.baseUrl, started.admin.email, started.admin.password);
   const siteId = await root.createSite('Table Site');
   await root.createCollection(siteId, {
     name: 'posts',
@@ -40,23 +34,9 @@ beforeAll(async () => {
     });
   }
 });
-afterAll(async () => {
-  for (const close of closers.splice(0)) await close();
-  await studio?.stop();
-  await stopAll();
-});
-
-async function openAs(viewport: { width: number; height: number }): Promise<Page> {
-  const opened = await openBrowser(viewport);
-  closers.push(opened.close);
-  await opened.page.setViewportSize(viewport);
-  await signIn(opened.page, studio.baseUrl, studio.admin);
-  await opened.page.waitForURL(/\/content$/);
-  return opened.page;
-}
 
 async function openPosts(page: Page, query = ''): Promise<void> {
-  await page.goto(`${studio.baseUrl}/content/posts${query}`);
+  await page.goto(`${studio().baseUrl}/content/posts${query}`);
   await page.locator('tbody tr').first().waitFor();
 }
 
@@ -85,7 +65,7 @@ describe('Studio items table', () => {
       const [first, , , , last] = await firstCells(page);
       for (const name of [`Edit ${first}`, `Delete ${first}`, `Edit ${last}`])
         await expectInView(page.getByRole('button', { name, exact: true }), page);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      expect(await horizontalOverflow(page)).toBe(0);
       if (width === 1280) {
         await page.waitForTimeout(300);
         await page.screenshot({ path: '/tmp/studio-items-desktop.png' });
@@ -191,7 +171,7 @@ describe('Studio items table', () => {
     await openPosts(page);
     const [first] = await firstCells(page);
     await expectInView(page.getByRole('button', { name: `Edit ${first}`, exact: true }), page);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(await horizontalOverflow(page)).toBe(0);
     await page.waitForTimeout(300);
     await page.screenshot({ path: '/tmp/studio-items-phone.png' });
   });

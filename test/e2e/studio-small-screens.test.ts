@@ -2,18 +2,17 @@
 // The Studio on a 390×844 phone and a 1280×800 desktop: no page scrolls sideways, the navigation is a drawer on the
 // phone, an approval card's title and its Approve button are on screen together, and the Copilot's panel fits.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client.js';
-import { stopAll } from '../support/processes.js';
-import { ensureStudioBuild, openBrowser, type RunningStudio, signIn, startStudio } from './support/studio.js';
+import { horizontalOverflow as overflow, signIn, studioPerFile } from './support/studio.js';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const PAGES = [
   '/',
   '/content',
-  '/content/posts',
-  '/content/posts?tab=fields',
+  '/content/recipes',
+  '/content/recipes?tab=fields',
   '/settings/ai-approvals',
   '/settings/ai-approvals?status=rejected',
   '/settings/members',
@@ -21,17 +20,14 @@ const PAGES = [
   '/admin/users',
 ];
 
-let studio: RunningStudio;
 let siteId: string;
-const closers: (() => Promise<void>)[] = [];
+let approvalId: string;
 
-beforeAll(async () => {
-  ensureStudioBuild();
-  studio = await startStudio('small-screens');
-  const root = await ApiClient.signIn(studio.baseUrl, studio.admin.email, studio.admin.password);
+const { studio, browser, openAs } = studioPerFile('small-screens', async (started) => {
+  const root = await ApiClient.signIn(started.baseUrl, started.admin.email, started.admin.password);
   siteId = await root.createSite('Phone Site');
   await root.createCollection(siteId, {
-    name: 'posts',
+    name: 'recipes',
     fields: [
       { name: 'title', type: 'string', required: true },
       { name: 'body', type: 'text' },
@@ -43,7 +39,7 @@ beforeAll(async () => {
   });
   await root.createCollection(siteId, { name: 'drafts', fields: [{ name: 'title', type: 'string' }] });
   for (let index = 1; index <= 3; index += 1)
-    await root.createItem(siteId, 'posts', {
+    await root.createItem(siteId, 'recipes', {
       title: `A rather long post title number ${index} that wraps`,
       body: 'Body text',
       is_public: true,
@@ -52,29 +48,11 @@ beforeAll(async () => {
   const other = await root.createMember(siteId, 'admin');
   const reply = await other.chat(siteId, 'delete collection drafts');
   expect(reply.status).toBe('pending_approval');
+  approvalId = reply.approvalId;
 });
-afterAll(async () => {
-  for (const close of closers.splice(0)) await close();
-  await studio?.stop();
-  await stopAll();
-});
-
-async function openAs(viewport: { width: number; height: number }): Promise<Page> {
-  const opened = await openBrowser(viewport);
-  closers.push(opened.close);
-  await opened.page.setViewportSize(viewport);
-  await signIn(opened.page, studio.baseUrl, studio.admin);
-  await opened.page.waitForURL(/\/content$/);
-  return opened.page;
-}
-
-/** How far the page reaches past the viewport's right edge (0 when nothing scrolls sideways). */
-function overflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-}
 
 async function settle(page: Page, path: string): Promise<void> {
-  await page.goto(`${studio.baseUrl}${path}`);
+  await page.goto(`${studio().baseUrl}${path}`);
   await page.locator('h1').first().waitFor();
   await page.waitForLoadState('networkidle');
 }
@@ -95,10 +73,8 @@ describe('Studio on small and large screens', () => {
     ['desktop', DESKTOP],
   ] as const) {
     it(`scrolls no page sideways at ${viewport.width}×${viewport.height} (${name})`, async () => {
-      const opened = await openBrowser(viewport);
-      closers.push(opened.close);
-      const signInPage = opened.page;
-      await signInPage.goto(`${studio.baseUrl}/sign-in`);
+      const signInPage = await browser(viewport);
+      await signInPage.goto(`${studio().baseUrl}/sign-in`);
       await signInPage.getByRole('button', { name: 'Sign in' }).waitFor();
       expect(await overflow(signInPage), '/sign-in').toBe(0);
 
@@ -146,6 +122,19 @@ describe('Studio on small and large screens', () => {
     insideViewport(box, PHONE);
     expect(box?.width).toBe(320);
     expect(box?.height).toBe(480);
+
+    // The intro's chips and the completions name this site's collections, never a stock "posts".
+    const chipTexts = () => panel.locator('.suggestions .chip').allTextContents();
+    await expect.poll(async () => (await chipTexts())[1]).toMatch(/^list items in (recipes|drafts)$/);
+    const chips = await chipTexts();
+    expect(chips[0]).toBe('list collections');
+    expect(chips.join(' ')).not.toContain('posts');
+    await panel.getByLabel('Message the Copilot').fill('list it');
+    const completions = panel.getByRole('group', { name: 'Complete the command' });
+    expect((await completions.getByRole('button').allTextContents()).sort()).toEqual(['list items in drafts', 'list items in recipes']);
+    await completions.getByRole('button', { name: 'list items in recipes' }).click();
+    expect(await panel.getByLabel('Message the Copilot').inputValue()).toBe('list items in recipes');
+    await panel.getByLabel('Message the Copilot').fill('');
     await page.screenshot({ path: '/tmp/studio-copilot-phone.png' });
 
     const desktop = await openAs(DESKTOP);
@@ -158,5 +147,19 @@ describe('Studio on small and large screens', () => {
     await desktop.waitForTimeout(300);
     insideViewport(await desktop.locator('#copilot-panel').boundingBox(), DESKTOP);
     await desktop.screenshot({ path: '/tmp/studio-copilot-desktop.png' });
+  });
+
+  it('moves focus to what needs it: the error after a failed sign-in, the card a link points to', async () => {
+    const page = await browser(PHONE);
+    await page.goto(`${studio().baseUrl}/sign-in`);
+    await page.getByLabel('Email').fill(studio().admin.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
+
+    await signIn(page, studio().baseUrl, studio().admin);
+    await page.goto(`${studio().baseUrl}/settings/ai-approvals#approval-${approvalId}`);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-approval-id'))).toBe(approvalId);
   });
 });
