@@ -72,29 +72,29 @@ describe('Studio content', () => {
     await page.getByText('No items yet').waitFor();
     await page.getByRole('button', { name: 'New item' }).first().click();
     const form = page.getByRole('dialog', { name: 'New item in articles' });
-    expect(await form.getByLabel(/^views/).getAttribute('type')).toBe('number');
-    expect(await form.getByLabel(/^views/).getAttribute('step')).toBe('1');
-    expect(await form.getByLabel(/^\s*featured/).getAttribute('type')).toBe('checkbox');
-    expect(await form.getByLabel(/^status/).evaluate((element) => element.tagName)).toBe('SELECT');
+    expect(await form.getByLabel(/^Views/).getAttribute('type')).toBe('number');
+    expect(await form.getByLabel(/^Views/).getAttribute('step')).toBe('1');
+    expect(await form.getByLabel(/^\s*Featured/).getAttribute('type')).toBe('checkbox');
+    expect(await form.getByLabel(/^Status/).evaluate((element) => element.tagName)).toBe('SELECT');
 
     // Submitted without the required title: the API's 400 detail (data.title) shows next to the title input.
-    await form.getByLabel(/^views/).fill('7');
+    await form.getByLabel(/^Views/).fill('7');
     await form.getByRole('button', { name: 'Create item' }).click();
     await page.locator('#item-field-title-error').waitFor();
     expect(await inputError(page, 'item-field-title')).toBe('Required');
-    expect(await form.getByLabel(/^title/).getAttribute('aria-invalid')).toBe('true');
+    expect(await form.getByLabel(/^Title/).getAttribute('aria-invalid')).toBe('true');
 
     // JSON that does not parse is caught before sending.
-    await form.getByLabel(/^title/).fill('Hello LumiBase');
-    await form.getByLabel(/^meta/).fill('{"tags": [');
+    await form.getByLabel(/^Title/).fill('Hello LumiBase');
+    await form.getByLabel(/^Meta/).fill('{"tags": [');
     await form.getByRole('button', { name: 'Create item' }).click();
     await page.locator('#item-field-meta-error').waitFor();
     expect(await inputError(page, 'item-field-meta')).toMatch(/^Invalid JSON/);
     await screenshot(page, 'item-form-validation');
 
-    await form.getByLabel(/^meta/).fill('{"tags": ["news"]}');
-    await form.getByLabel(/^status/).selectOption('published');
-    await form.getByLabel(/^\s*featured/).check();
+    await form.getByLabel(/^Meta/).fill('{"tags": ["news"]}');
+    await form.getByLabel(/^Status/).selectOption('published');
+    await form.getByLabel(/^\s*Featured/).check();
     await form.getByRole('button', { name: 'Create item' }).click();
     await form.waitFor({ state: 'hidden' });
     const row = page.locator('tbody tr').filter({ hasText: 'Hello LumiBase' });
@@ -106,14 +106,14 @@ describe('Studio content', () => {
     // Edit it: the form starts from the item; only the change is sent.
     await page.getByRole('button', { name: 'Edit Hello LumiBase' }).click();
     const edit = page.getByRole('dialog', { name: /Edit item/ });
-    expect(await edit.getByLabel(/^title/).inputValue()).toBe('Hello LumiBase');
-    expect(await edit.getByLabel(/^views/).inputValue()).toBe('7');
-    expect(JSON.parse(await edit.getByLabel(/^meta/).inputValue())).toEqual({ tags: ['news'] });
-    await edit.getByLabel(/^views/).fill('2.5');
+    expect(await edit.getByLabel(/^Title/).inputValue()).toBe('Hello LumiBase');
+    expect(await edit.getByLabel(/^Views/).inputValue()).toBe('7');
+    expect(JSON.parse(await edit.getByLabel(/^Meta/).inputValue())).toEqual({ tags: ['news'] });
+    await edit.getByLabel(/^Views/).fill('2.5');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     expect(await inputError(page, 'item-field-views')).toBe('Enter a whole number');
-    await edit.getByLabel(/^title/).fill('Hello again');
-    await edit.getByLabel(/^views/).fill('8');
+    await edit.getByLabel(/^Title/).fill('Hello again');
+    await edit.getByLabel(/^Views/).fill('8');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await edit.waitFor({ state: 'hidden' });
     await page.locator('tbody tr').filter({ hasText: 'Hello again' }).waitFor();

@@ -144,7 +144,7 @@ describe('Studio Copilot and approvals', () => {
     await ask(a, 'delete collection posts');
     const firstId = await lastApprovalId(a);
     await expect.poll(() => replyBadge(a, firstId).getAttribute('data-status')).toBe('pending_approval');
-    expect((await replyBadge(a, firstId).textContent())?.trim()).toBe('pending_approval');
+    expect((await replyBadge(a, firstId).textContent())?.trim()).toBe('Pending approval');
     await screenshot(a, 'copilot-panel-pending');
 
     // B: badge 1, a toast linking to the card, and the card, without a reload.
@@ -193,6 +193,9 @@ describe('Studio Copilot and approvals', () => {
       );
     });
     const decideReply = b.waitForResponse((response) => response.url().endsWith(`/ai/approvals/${firstId}/decide`));
+    // Deleting a collection is approved after typing its name.
+    expect(await card.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    await card.getByLabel(/^Type posts to approve/).fill('posts');
     await card.getByRole('button', { name: 'Approve' }).click();
 
     // A's reply turns approved; posts leaves A's list (A did not reload either).

@@ -33,7 +33,7 @@ describe('Studio live updates', () => {
     // Alice creates an item through the form; Bea's table shows it.
     await alice.getByRole('button', { name: 'New item' }).first().click();
     const form = alice.getByRole('dialog', { name: 'New item in posts' });
-    await form.getByLabel(/^title/).fill('Written by Alice');
+    await form.getByLabel(/^Title/).fill('Written by Alice');
     await form.getByRole('button', { name: 'Create item' }).click();
     const started = Date.now();
     await other.locator('tbody tr').filter({ hasText: 'Written by Alice' }).waitFor({ timeout: 10_000 });

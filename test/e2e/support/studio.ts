@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { freePort, ROOT, type StartedProcess, startTs, stopAll, waitForHttp } from '../../support/processes.js';
 
 export const CHROMIUM = process.env.LUMIBASE_CHROMIUM ?? '/usr/bin/chromium';
@@ -159,4 +159,45 @@ export function studioPerTest(label: string) {
     return page;
   };
   return { studio, browser, browserAs };
+}
+
+/**
+ * One Studio for a whole file: started (after `setup`, which seeds it through the API) before the first test, every
+ * browser closed and the Studio stopped after the last. `openAs` signs in at a viewport and waits for the landing page.
+ */
+export function studioPerFile(label: string, setup?: (studio: RunningStudio) => Promise<void>) {
+  let current: RunningStudio | undefined;
+  const closers: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    ensureStudioBuild();
+    current = await startStudio(label);
+    await setup?.(current);
+  });
+  afterAll(async () => {
+    for (const close of closers.splice(0)) await close();
+    await current?.stop();
+    await stopAll();
+  });
+  const studio = (): RunningStudio => {
+    if (!current) throw new Error('the Studio starts in beforeAll');
+    return current;
+  };
+  const browser = async (viewport: { width: number; height: number }): Promise<Page> => {
+    const opened = await openBrowser(viewport);
+    closers.push(opened.close);
+    await opened.page.setViewportSize(viewport);
+    return opened.page;
+  };
+  const openAs = async (viewport: { width: number; height: number }, credentials: Credentials = studio().admin): Promise<Page> => {
+    const page = await browser(viewport);
+    await signIn(page, studio().baseUrl, credentials);
+    await page.waitForURL(/\/content$/);
+    return page;
+  };
+  return { studio, browser, openAs };
+}
+
+/** How far the page reaches past the viewport's right edge (0 when nothing scrolls sideways). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }

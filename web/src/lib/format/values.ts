@@ -62,3 +62,15 @@ export function formatRelative(iso: string, now: number = Date.now()): string {
   if (elapsed < 24 * 60 * MINUTE) return `${Math.floor(elapsed / (60 * MINUTE))} h ago`;
   return formatDateTime(iso);
 }
+
+/** A field's name in words for forms and tables: its `label` when the server sends one, else "is_public" → "Is public". */
+export function fieldLabel(field: Pick<Field, 'name'> & { label?: unknown }): string {
+  if (typeof field.label === 'string' && field.label.trim()) return field.label.trim();
+  const words = field.name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[_\s-]+/)
+    .filter(Boolean)
+    .join(' ')
+    .toLowerCase();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : field.name;
+}

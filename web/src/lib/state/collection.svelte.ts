@@ -3,14 +3,17 @@
 import type { CollectionView, Field, FieldChanges, ItemView } from '@lumibase/shared';
 import type { ItemData, Page, SiteApi } from '../api/index.js';
 import type { ContentChangedEvent } from '../realtime/events.js';
+import { applyItemQuery, DEFAULT_QUERY, type ItemQuery, isLocalQuery, LOCAL_QUERY_MAX } from './item-query.js';
 import { Resource } from './resource.svelte.js';
 import type { ToastTone } from './toasts.svelte.js';
 
-export const PAGE_SIZE = 25;
 const HIGHLIGHT_MS = 4000;
+const READ_BATCH = 100;
 
 export interface CollectionStateOptions {
-  limit?: number;
+  query?: ItemQuery;
+  /** The shown page ran empty (its last item deleted): go to this page (the URL's owner updates the query). */
+  onpage?: (page: number) => void;
   /** Announces a write's success (a toast). */
   notify?: (toast: { tone: ToastTone; title: string }) => void;
   /** The site's collection list is stale (a field count changed, the collection is gone). */
@@ -21,8 +24,8 @@ export class CollectionState {
   readonly name: string;
   readonly schema: Resource<CollectionView>;
   readonly items: Resource<Page<ItemView>>;
-  offset = $state(0);
-  readonly limit: number;
+  /** Page, size, sort and filter: set from the URL by the page. */
+  query = $state.raw<ItemQuery>(DEFAULT_QUERY);
   /** The collection was deleted while open (by someone else, or the Copilot). */
   deleted = $state(false);
   /** Items that just arrived through a live event, highlighted for a moment. */
@@ -35,9 +38,17 @@ export class CollectionState {
     this.#api = api;
     this.#options = options;
     this.name = name;
-    this.limit = options.limit ?? PAGE_SIZE;
+    if (options.query) this.query = options.query;
     this.schema = new Resource(() => api.collections.get(name));
-    this.items = new Resource(() => api.items.list(name, { limit: this.limit, offset: this.offset }));
+    this.items = new Resource(() => this.#readPage());
+  }
+
+  get offset(): number {
+    return (this.query.page - 1) * this.query.size;
+  }
+
+  get limit(): number {
+    return this.query.size;
   }
 
   get api(): SiteApi {
@@ -49,9 +60,11 @@ export class CollectionState {
     void this.items.load();
   }
 
-  goTo(offset: number): void {
-    this.offset = Math.max(0, offset);
-    void this.items.load({ silent: true });
+  /** Shows another page, size, sort or filter (the page calls this when its URL changes). */
+  setQuery(query: ItemQuery): void {
+    const same = JSON.stringify(query) === JSON.stringify(this.query);
+    this.query = query;
+    if (!same && this.items.status !== 'idle') void this.items.load({ silent: true });
   }
 
   /** After a write from this tab: refresh without a spinner. */
@@ -59,7 +72,28 @@ export class CollectionState {
     await this.items.load({ silent: true });
     const page = this.items.value;
     // Deleting the last item of a page moves back one page.
-    if (page && page.data.length === 0 && this.offset > 0 && page.meta.total > 0) this.goTo(this.offset - this.limit);
+    if (page && page.data.length === 0 && this.query.page > 1 && page.meta.total > 0) {
+      const previous = Math.max(1, Math.ceil(page.meta.total / this.query.size));
+      if (this.#options.onpage) this.#options.onpage(previous);
+      else this.setQuery({ ...this.query, page: previous });
+    }
+  }
+
+  /** One page from the API; or, sorted or filtered, the collection's items (up to LOCAL_QUERY_MAX) cut here. */
+  async #readPage(): Promise<Page<ItemView>> {
+    const query = this.query;
+    if (!isLocalQuery(query)) return this.#api.items.list(this.name, { limit: query.size, offset: this.offset });
+    const all: ItemView[] = [];
+    let total = Number.POSITIVE_INFINITY;
+    while (all.length < Math.min(total, LOCAL_QUERY_MAX)) {
+      const batch = await this.#api.items.list(this.name, { limit: READ_BATCH, offset: all.length });
+      all.push(...batch.data);
+      total = batch.meta.total;
+      if (batch.data.length === 0) break;
+    }
+    const fields = this.schema.value?.fields ?? [];
+    const { data, total: matching } = applyItemQuery(all, fields, query);
+    return { data, meta: { total: matching, limit: query.size, offset: this.offset } };
   }
 
   handle(event: ContentChangedEvent): void {

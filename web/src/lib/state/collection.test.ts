@@ -4,6 +4,7 @@ import type { SiteApi } from '../api/index.js';
 import type { ContentChangedEvent } from '../realtime/events.js';
 import { CollectionState } from './collection.svelte.js';
 import { ContentState } from './content.svelte.js';
+import { DEFAULT_QUERY } from './item-query.js';
 
 const item = (id: string): ItemView => ({
   id,
@@ -94,10 +95,10 @@ describe('CollectionState', () => {
   it('moves back a page when its last item goes', async () => {
     const state = { collections: [{ name: 'posts', fields: [] }], items: [item('a'), item('b'), item('c')] };
     const api = fakeApi(state);
-    const view = new CollectionState(api, 'posts', { limit: 2 });
+    const view = new CollectionState(api, 'posts', { query: { ...DEFAULT_QUERY, size: 2 } });
     view.load();
     await flush();
-    view.goTo(2);
+    view.setQuery({ ...view.query, page: 2 });
     await flush();
     expect(view.items.value?.data.map((row) => row.id)).toEqual(['c']);
     state.items = [item('a'), item('b')];
@@ -106,6 +107,44 @@ describe('CollectionState', () => {
     await flush();
     expect(view.offset).toBe(0);
     expect(view.items.value?.data.map((row) => row.id)).toEqual(['a', 'b']);
+  });
+
+  it('asks the URL’s owner to move back a page instead, when it owns the page', async () => {
+    const state = { collections: [{ name: 'posts', fields: [] }], items: [item('a'), item('b'), item('c')] };
+    const onpage = vi.fn();
+    const view = new CollectionState(fakeApi(state), 'posts', { query: { ...DEFAULT_QUERY, size: 2, page: 2 }, onpage });
+    view.load();
+    await flush();
+    state.items = [item('a'), item('b')];
+    view.handle(event({ action: 'deleted', id: 'c' }));
+    await flush();
+    expect(onpage).toHaveBeenCalledWith(1);
+  });
+
+  it('sorts and filters across every page, reading the items in batches', async () => {
+    const titles = Array.from({ length: 130 }, (_, index) => `Note ${index + 1}`);
+    const state = {
+      collections: [{ name: 'posts', fields: [{ name: 'title', type: 'string' as const, required: false }] }],
+      items: titles.map((title) => ({ ...item(title), data: { title } })),
+    };
+    const api = fakeApi(state);
+    const view = new CollectionState(api, 'posts', { query: { ...DEFAULT_QUERY, size: 10, sort: { key: 'title', descending: true } } });
+    view.load();
+    await flush();
+    await flush();
+    expect(view.items.value?.data[0]?.data.title).toBe('Note 130');
+    expect(view.items.value?.meta.total).toBe(130);
+    expect(api.items.list).toHaveBeenCalledWith('posts', { limit: 100, offset: 100 });
+
+    view.setQuery({ ...view.query, filter: 'note 12', sort: undefined });
+    await flush();
+    await flush();
+    expect(view.items.value?.data.map((row) => row.data.title)).toEqual([
+      'Note 12',
+      'Note 112',
+      ...Array.from({ length: 8 }, (_, index) => `Note ${120 + index}`),
+    ]);
+    expect(view.items.value?.meta.total).toBe(12);
   });
 });
 

@@ -43,6 +43,9 @@ describe('ApprovalCard', () => {
           expect(container.querySelector('h3')?.textContent).toBe(name);
           expect(container.querySelector('pre')?.textContent).toBe(JSON.stringify(argumentsValue, null, 2));
 
+          // Deleting a named collection is approved only after typing its name.
+          const confirmName = container.querySelector<HTMLInputElement>('input[id$="-confirm"]');
+          if (confirmName) await fireEvent.input(confirmName, { target: { value: String(argumentsValue.name) } });
           const { approve, reject } = buttons();
           expect(approve.disabled || reject.disabled).toBe(false);
           await fireEvent.click(decision === 'approved' ? approve : reject);
@@ -58,7 +61,8 @@ describe('ApprovalCard', () => {
       ),
       { numRuns: 100 },
     );
-  });
+    // A hundred renders: generous on a loaded machine.
+  }, 30_000);
 
   it('shows which decision is loading, and sends the optional reason with a rejection only', async () => {
     const { ondecide, release } = heldDecision();
@@ -70,6 +74,7 @@ describe('ApprovalCard', () => {
     expect(ondecide).toHaveBeenCalledWith('rejected', 'not before launch');
     release();
     await waitFor(() => expect(screen.getByRole('button', { name: /Reject$/ })).toBeTruthy());
+    await fireEvent.input(screen.getByLabelText(/^Type posts to approve/), { target: { value: 'posts' } });
     await fireEvent.click(buttons().approve);
     expect(screen.getByRole('button', { name: /Approving/ })).toBeTruthy();
     expect(ondecide).toHaveBeenLastCalledWith('approved', '');
@@ -105,7 +110,36 @@ describe('ApprovalCard', () => {
         note: { tone: 'warning', text: 'The job queue is unavailable, so nothing ran.' },
       },
     });
-    expect(document.querySelector('[data-status]')?.textContent?.trim()).toBe('failed — still pending');
+    expect(document.querySelector('[data-status]')?.textContent?.trim()).toBe('Failed — still pending');
     expect(screen.getByRole('alert').textContent).toMatch(/job queue is unavailable/);
+  });
+
+  it('approves deleting a collection only once its name is typed', async () => {
+    const ondecide = vi.fn(() => Promise.resolve());
+    render(ApprovalCard, { props: { approval: approvalFixture(), ondecide } });
+    const confirm = screen.getByLabelText(/^Type posts to approve/);
+    expect(buttons().approve.disabled).toBe(true);
+    await fireEvent.input(confirm, { target: { value: 'post' } });
+    expect(buttons().approve.disabled).toBe(true);
+    await fireEvent.input(confirm, { target: { value: 'posts' } });
+    expect(buttons().approve.disabled).toBe(false);
+    await fireEvent.click(buttons().approve);
+    expect(ondecide).toHaveBeenCalledWith('approved', '');
+  });
+
+  it('asks for no typed name for other skills', () => {
+    render(ApprovalCard, {
+      props: { approval: approvalFixture({ skillName: 'deleteField', arguments: { collection: 'posts', field: 'x' } }), ondecide: vi.fn() },
+    });
+    expect(screen.queryByLabelText(/^Type/)).toBeNull();
+    expect(buttons().approve.disabled).toBe(false);
+  });
+
+  it('marks one’s own request "You asked" and offers to withdraw it (a rejection)', async () => {
+    const ondecide = vi.fn(() => Promise.resolve());
+    render(ApprovalCard, { props: { approval: approvalFixture(), ondecide, mine: true } });
+    expect(screen.getByText('You asked')).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
+    expect(ondecide).toHaveBeenCalledWith('rejected', '');
   });
 });

@@ -2,6 +2,7 @@ import type { Field, ItemView } from '@lumibase/shared';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/api-error.js';
+import { fieldLabel } from '../../format/values.js';
 import ItemForm from './ItemForm.svelte';
 
 const fields: Field[] = [
@@ -20,11 +21,13 @@ afterEach(() => cleanup());
 function renderForm(props: { item?: ItemView; onsubmit?: (data: Record<string, unknown>) => Promise<void> } = {}) {
   const onsubmit = vi.fn(props.onsubmit ?? (async () => {}));
   const oncancel = vi.fn();
-  const result = render(ItemForm, { props: { fields, item: props.item, onsubmit, oncancel } });
-  return { ...result, onsubmit, oncancel };
+  const ondirty = vi.fn();
+  const result = render(ItemForm, { props: { fields, item: props.item, onsubmit, oncancel, ondirty } });
+  return { ...result, onsubmit, oncancel, ondirty };
 }
 
-const input = (name: string) => screen.getByLabelText(new RegExp(`^${name}`)) as HTMLInputElement;
+// Inputs are labelled in words ("published_at" → "Published at").
+const input = (name: string) => screen.getByLabelText(new RegExp(`^${fieldLabel({ name })}`)) as HTMLInputElement;
 
 describe('ItemForm', () => {
   it('generates the input each field type calls for', () => {
@@ -128,5 +131,14 @@ describe('ItemForm', () => {
     await fireEvent.input(input('views'), { target: { value: '' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(onsubmit).toHaveBeenCalledWith({ title: 'New', views: null });
+  });
+
+  it('says when it holds unsaved edits, and when they are undone', async () => {
+    const { ondirty } = renderForm();
+    await waitFor(() => expect(ondirty).toHaveBeenLastCalledWith(false));
+    await fireEvent.input(input('title'), { target: { value: 'Draft' } });
+    await waitFor(() => expect(ondirty).toHaveBeenLastCalledWith(true));
+    await fireEvent.input(input('title'), { target: { value: '' } });
+    await waitFor(() => expect(ondirty).toHaveBeenLastCalledWith(false));
   });
 });

@@ -12,9 +12,16 @@ afterEach(() => cleanup());
 
 type Chat = ConstructorParameters<typeof CopilotState>[0]['chat'];
 
-function renderPanel(chat: Chat, { approvalOf = (_id: string): ApprovalJson | undefined => undefined, onclose = vi.fn() } = {}) {
+function renderPanel(
+  chat: Chat,
+  {
+    approvalOf = (_id: string): ApprovalJson | undefined => undefined,
+    onclose = vi.fn(),
+    collections = [] as { name: string; fields?: { name: string }[] }[],
+  } = {},
+) {
   const copilot = new CopilotState({ chat });
-  const view = render(CopilotPanel, { props: { copilot, approvalOf, onclose, canReview: () => true } });
+  const view = render(CopilotPanel, { props: { copilot, approvalOf, onclose, canReview: () => true, collections } });
   const input = screen.getByLabelText('Message the Copilot') as HTMLTextAreaElement;
   return { ...view, copilot, input, onclose };
 }
@@ -171,12 +178,12 @@ describe('CopilotPanel', () => {
     await type(input, 'delete collection posts');
     const badge = () => container.querySelector('[data-approval-id="ap-7"] [data-status]');
     await waitFor(() => expect(badge()?.getAttribute('data-status')).toBe('pending_approval'));
-    expect(badge()?.textContent?.trim()).toBe('pending_approval');
+    expect(badge()?.textContent?.trim()).toBe('Pending approval');
 
     known.set('ap-7', approvalFixture({ id: 'ap-7', status: 'executing', decidedBy: { id: 'u-bea', name: 'Bea' }, attempts: 1 }));
     await waitFor(() => expect(badge()?.getAttribute('data-status')).toBe('executing'));
     known.set('ap-7', approvalFixture({ id: 'ap-7', status: 'pending', lastError: 'posts is locked', attempts: 1 }));
-    await waitFor(() => expect(badge()?.textContent?.trim()).toBe('failed — still pending'));
+    await waitFor(() => expect(badge()?.textContent?.trim()).toBe('Failed — still pending'));
     expect(container.textContent).toMatch(/It failed: posts is locked/);
     known.set('ap-7', approvalFixture({ id: 'ap-7', status: 'approved', decidedBy: { id: 'u-bea', name: 'Bea' }, attempts: 2 }));
     await waitFor(() => expect(badge()?.getAttribute('data-status')).toBe('approved'));
@@ -193,5 +200,63 @@ describe('CopilotPanel', () => {
     const [user, assistant] = container.querySelectorAll('li[data-role]');
     expect(user?.classList.contains('user')).toBe(true);
     expect(assistant?.classList.contains('assistant')).toBe(true);
+  });
+
+  it('offers chips and completions built from the site’s real collections', async () => {
+    const { input, container } = renderPanel(vi.fn<Chat>(), { collections: [{ name: 'recipes', fields: [{ name: 'dish' }] }] });
+    const chips = [...container.querySelectorAll('.suggestions .chip')].map((chip) => chip.textContent);
+    expect(chips).toEqual(['list collections', 'list items in recipes', 'add field summary to recipes as text']);
+    expect(container.textContent).not.toMatch(/posts/);
+    await fireEvent.input(input, { target: { value: 'create item' } });
+    const completions = screen.getByRole('group', { name: 'Complete the command' });
+    expect(completions.textContent).toContain('create item in recipes with {"dish": "Hello"}');
+    await fireEvent.click(screen.getByRole('button', { name: 'create item in recipes with {"dish": "Hello"}' }));
+    expect(input.value).toBe('create item in recipes with {"dish": "Hello"}');
+  });
+
+  it('offers no collection it does not have when the site has none', () => {
+    const { container } = renderPanel(vi.fn<Chat>());
+    const chips = [...container.querySelectorAll('.suggestions .chip')].map((chip) => chip.textContent);
+    expect(chips).toEqual(['list collections', 'create collection articles']);
+  });
+
+  it('disables Send beyond 2000 characters, and says why on Enter without sending', async () => {
+    const chat = vi.fn<Chat>();
+    const { input } = renderPanel(chat);
+    await fireEvent.input(input, { target: { value: 'x'.repeat(2000) } });
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(false);
+    await type(input, 'x'.repeat(2001));
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole('alert').textContent).toMatch(/1 to 2000 characters/);
+    expect(chat).not.toHaveBeenCalled();
+  });
+
+  it('tells a denial as one sentence with the fix, naming the skill as an action', async () => {
+    const denied = {
+      status: 'denied' as const,
+      reason: 'missing_capabilities' as const,
+      skill: { name: 'createField', arguments: { collection: 'posts', field: { name: 'x', type: 'string' } } },
+      message: 'createField needs schema:write, which you do not hold in this site.',
+      details: [{ path: 'capabilities', message: 'missing schema:write' }],
+    };
+    const { input, container } = renderPanel(async () => ({ ...denied, conversationId: 'c', results: [denied] }));
+    await type(input, 'add field x to posts');
+    await waitFor(() => expect(container.querySelector('[data-outcome="denied"]')).toBeTruthy());
+    expect(container.querySelector('[data-outcome="denied"] .lead')?.textContent?.trim()).toBe('Add a field: not done');
+    expect(container.querySelector('[data-denial]')?.textContent).toBe(
+      'To add a field you need someone who can change the schema: ask a site admin to do it, or to give you that permission.',
+    );
+    expect(container.textContent).not.toMatch(/schema:write/);
+  });
+
+  it('points to the request already waiting when the same one is asked again', async () => {
+    const earlier = approvalFixture({ id: 'ap-old', createdAt: new Date(Date.now() - 10 * 60_000).toISOString() });
+    const { input, container } = renderPanel(async () => pendingReply('ap-old'), {
+      approvalOf: (id) => (id === 'ap-old' ? earlier : undefined),
+    });
+    await type(input, 'delete collection posts');
+    await waitFor(() => expect(container.querySelector('[data-existing]')).toBeTruthy());
+    expect(container.querySelector('[data-existing]')?.textContent).toMatch(/already waits for approval/);
+    expect(container.querySelector('a[href="/settings/ai-approvals#approval-ap-old"]')).toBeTruthy();
   });
 });

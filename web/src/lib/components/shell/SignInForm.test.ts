@@ -19,6 +19,7 @@ describe('SignInForm', () => {
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'That email and password do not match an account.');
     expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('');
     expect(onsubmit).toHaveBeenCalledWith({ email: 'ann@x.io', password: 'wrong-password' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('alert')));
   });
 
   it('disables every control while signing in', async () => {
@@ -39,6 +40,7 @@ describe('SignInForm', () => {
     expect(onsubmit).not.toHaveBeenCalled();
     expect(screen.getByText('Enter your email')).toBeTruthy();
     expect(screen.getByLabelText('Password').getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Email')));
   });
 
   it('puts a 400 detail on its input and explains rate limiting', async () => {

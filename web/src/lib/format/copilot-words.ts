@@ -1,0 +1,145 @@
+// The Copilot in plain words: skills named as actions, capabilities as permissions, denials as one sentence with the
+// fix, and the phrases the echo planner understands offered with the site's real collections.
+import { FIELD_TYPES, type SkillOutcome } from '@lumibase/shared';
+
+type DeniedOutcome = Extract<SkillOutcome, { status: 'denied' }>;
+
+export const SKILL_ACTIONS: Record<string, string> = {
+  listCollections: 'List collections',
+  createCollection: 'Create a collection',
+  deleteCollection: 'Delete a collection',
+  createField: 'Add a field',
+  updateField: 'Change a field',
+  deleteField: 'Delete a field',
+  listItems: 'List items',
+  createItem: 'Create an item',
+  updateItem: 'Change an item',
+  deleteItem: 'Delete an item',
+  deleteUser: 'Remove a member',
+  aiSuggestField: 'Suggest a field',
+  aiContentAssist: 'Draft content',
+  searchItems: 'Search items',
+};
+
+/** "createField" → "Add a field"; a skill we do not know keeps its name. */
+export function skillAction(skillName: string): string {
+  return Object.hasOwn(SKILL_ACTIONS, skillName) ? (SKILL_ACTIONS[skillName] as string) : skillName;
+}
+
+export const CAPABILITY_WORDS: Record<string, string> = {
+  'schema:read': 'Can see the schema',
+  'schema:write': 'Can change the schema',
+  'content:read': 'Can read content',
+  'content:write': 'Can write content',
+  'users:write': 'Can manage members',
+  'approvals:decide': 'Can decide approvals',
+  '*': 'Can do everything (superadmin)',
+};
+
+/** "schema:write" → "Can change the schema"; the capability itself goes in a tooltip. */
+export function capabilityWords(capability: string): string {
+  return Object.hasOwn(CAPABILITY_WORDS, capability) ? (CAPABILITY_WORDS[capability] as string) : capability;
+}
+
+/** "schema:write" → "someone who can change the schema". */
+function whoCan(capability: string): string {
+  const words = capabilityWords(capability);
+  return words.startsWith('Can ') ? `someone who can ${words.slice(4)}` : `someone with ${capability}`;
+}
+
+/** A phrase that works, for the skill a denial was about, with the site's first collection. */
+export function exampleFor(skillName: string, collection = 'posts'): string {
+  switch (skillName) {
+    case 'createCollection':
+      return 'create collection articles';
+    case 'deleteCollection':
+      return `delete collection ${collection}`;
+    case 'createField':
+    case 'updateField':
+      return `add field summary to ${collection} as text`;
+    case 'deleteField':
+      return `delete field summary from ${collection}`;
+    case 'createItem':
+      return `create item in ${collection} with {"title": "Hello"}`;
+    case 'updateItem':
+      return `update item <id> in ${collection} with {"title": "Hello"}`;
+    case 'deleteItem':
+      return `delete item <id> from ${collection}`;
+    case 'listItems':
+      return `list items in ${collection}`;
+    case 'searchItems':
+      return `search ${collection} for launch`;
+    case 'aiSuggestField':
+      return `suggest field for ${collection}: a short summary`;
+    default:
+      return 'list collections';
+  }
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+const sentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
+
+/** One human sentence saying why a call was not done and how to get it done. */
+export function explainDenial(outcome: DeniedOutcome, collections: readonly string[] = []): string {
+  const skill = outcome.skill.name;
+  const action = lowerFirst(skillAction(skill));
+  const example = exampleFor(skill, collections[0]);
+  const details = outcome.details ?? [];
+  switch (outcome.reason) {
+    case 'missing_capabilities': {
+      const missing = details.map((detail) => detail.message.replace(/^missing /, '')).filter(Boolean);
+      const who = missing.length > 0 ? missing.map(whoCan).join(' and ') : 'more permissions';
+      return `To ${action} you need ${who}: ask a site admin to do it, or to give you that permission.`;
+    }
+    case 'unknown_skill':
+      return `The Copilot cannot do that; try a command such as “list collections”.`;
+    case 'invalid_arguments': {
+      const detail = details[0];
+      const data = outcome.skill.arguments as Record<string, unknown> | undefined;
+      if (detail && /(^|\.)type$/.test(detail.path)) return `Field type must be one of: ${FIELD_TYPES.join(', ')} — e.g. “${example}”.`;
+      if (detail && detail.path.split('.')[0] === 'data' && typeof data?.data === 'string')
+        return `That is bad JSON: the data must be an object in braces — e.g. “${example}”.`;
+      if (detail && /(^|\.)name$|collection$|field$/.test(detail.path))
+        return `Names use lowercase letters, digits and _, starting with a letter — e.g. “${example}”.`;
+      const what = detail ? `${detail.path ? `${detail.path.replace(/\./g, ' ')}: ` : ''}${detail.message}` : outcome.message;
+      return `${sentence(what)} Try e.g. “${example}”.`;
+    }
+    default: {
+      const reason = outcome.message.replace(new RegExp(`^${skill} failed: `), '');
+      const hint = outcome.code === 'NOT_FOUND' ? ' Check the name with “list collections”.' : '';
+      return `Could not ${action}: ${lowerFirst(sentence(reason))}${hint}`;
+    }
+  }
+}
+
+/** The intro's chips: phrases that work with this site's collections (never a collection it does not have). */
+export function suggestionChips(collections: readonly string[]): string[] {
+  const first = collections[0];
+  if (!first) return ['list collections', 'create collection articles'];
+  return ['list collections', `list items in ${first}`, `add field summary to ${first} as text`];
+}
+
+/** Every phrase the echo planner understands, filled in with the site's collections (and their fields). */
+export function phraseCandidates(collections: readonly { name: string; fields?: readonly { name: string }[] }[]): string[] {
+  const phrases = ['list collections', 'create collection articles', 'search for launch'];
+  for (const { name, fields = [] } of collections.slice(0, 8)) {
+    const field = fields[0]?.name ?? 'title';
+    phrases.push(
+      `list items in ${name}`,
+      `add field summary to ${name} as text`,
+      `create item in ${name} with {"${field}": "Hello"}`,
+      `search ${name} for launch`,
+      `suggest field for ${name}: a short summary`,
+      `delete field ${field} from ${name}`,
+      `delete collection ${name}`,
+    );
+  }
+  return phrases;
+}
+
+/** Up to `limit` phrases that continue what was typed (case-insensitive), once two characters are typed. */
+export function completePhrase(draft: string, candidates: readonly string[], limit = 3): string[] {
+  const typed = draft.trimStart().toLowerCase();
+  if (typed.length < 2) return [];
+  return candidates.filter((candidate) => candidate.toLowerCase().startsWith(typed) && candidate.toLowerCase() !== typed).slice(0, limit);
+}
