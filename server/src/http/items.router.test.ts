@@ -121,6 +121,31 @@ describe('POST /items/:collection', () => {
   });
 });
 
+/** A JSON object nested `depth` levels deep ({} is one level), as raw text: too deep for a recursive JSON.stringify to be sure. */
+const nestedJson = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+
+describe('json values', () => {
+  it('accepts a json value nested 64 levels and refuses 65 or 5,000 levels with 400 and details, on POST and PATCH', async () => {
+    const post = (meta: string) =>
+      server.request('POST', '/items/posts', { token: editor.token, siteId, rawBody: `{"data":{"title":"deep","meta":${meta}}}` });
+    const accepted = await post(nestedJson(64));
+    expect(accepted.status).toBe(201);
+    for (const depth of [65, 5_000]) {
+      const refused = await post(nestedJson(depth));
+      expect(refused.status, `${depth} levels`).toBe(400);
+      expect(refused.body.error.code).toBe('VALIDATION_FAILED');
+      expect(refused.body.error.details).toEqual([{ path: 'data.meta', message: 'must not nest deeper than 64 levels' }]);
+      const patched = await server.request('PATCH', `/items/posts/${accepted.body.data.id}`, {
+        token: editor.token,
+        siteId,
+        rawBody: `{"data":{"meta":${nestedJson(depth)}}}`,
+      });
+      expect(patched.status, `${depth} levels`).toBe(400);
+      expect(patched.body.error.details).toEqual([{ path: 'data.meta', message: 'must not nest deeper than 64 levels' }]);
+    }
+  });
+});
+
 describe('GET /items/:collection', () => {
   it('lists newest first with limit (default 25, max 100), offset and meta', async () => {
     await server.request('POST', '/collections', {
