@@ -18,10 +18,16 @@ export interface TestSocket {
 
 const EVENT_NAMES = ['approval-created', 'approval-decided', 'content-changed', 'resync-required'] as const;
 
-export function connectSocket(baseUrl: string, auth: { token?: string; siteId?: string; lastSeq?: number }): TestSocket {
+/** `headers` go on the handshake request, as a browser's Cookie and Origin would. */
+export function connectSocket(
+  baseUrl: string,
+  auth: { token?: string; siteId?: string; lastSeq?: number },
+  headers: Record<string, string> = {},
+): TestSocket {
   const socket: Socket<ServerToClientEvents> = io(baseUrl, {
     path: '/socket.io',
     auth,
+    extraHeaders: headers,
     transports: ['websocket'],
     reconnection: false,
     forceNew: true,

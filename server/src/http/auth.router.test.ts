@@ -201,6 +201,15 @@ describe('cookie-authenticated changes', () => {
     // Bearer tokens are not sent by browsers on their own: no Origin needed.
     expect((await server.request('POST', '/sites', { token, body: { name: 'From a script' } })).status).toBe(201);
   });
+
+  it('take the scheme of the own origin from a TLS-terminating proxy on loopback (X-Forwarded-Proto)', async () => {
+    const token = await server.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+    const httpsOrigin = server.baseUrl.replace(/^http:/, 'https:');
+    const create = (headers: Record<string, string>) =>
+      server.request('POST', '/sites', { body: { name: 'Behind a proxy' }, headers: { cookie: `lumibase_session=${token}`, ...headers } });
+    expect((await create({ origin: httpsOrigin, 'x-forwarded-proto': 'https' })).status).toBe(201);
+    expect((await create({ origin: httpsOrigin })).status).toBe(403);
+  });
 });
 
 describe('POST /auth/logout', () => {

@@ -1,5 +1,5 @@
 // socket.io on the API's HTTP server: handshake auth once in io.use, site rooms chosen by the server, event streams.
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import {
   type ClientToServerEvents,
@@ -24,8 +24,11 @@ export interface SocketIdentity {
   sessionExpiresAt: Date;
 }
 
-/** Resolves a handshake to who is connecting and for which site; throws UnauthenticatedError or ForbiddenError. */
-export type AuthenticateSocket = (handshake: { token?: string; cookieHeader?: string; siteId: string }) => Promise<SocketIdentity>;
+/**
+ * Resolves a handshake to who is connecting and for which site; throws UnauthenticatedError or
+ * ForbiddenError. `request` is the handshake's HTTP request (its cookie, Origin and Host).
+ */
+export type AuthenticateSocket = (handshake: { token?: string; siteId: string; request: IncomingMessage }) => Promise<SocketIdentity>;
 
 interface SocketData {
   identity: SocketIdentity;
@@ -111,11 +114,7 @@ export async function createSocketServer({ logger, redis }: SocketServerOptions)
         }
         try {
           const { token, siteId, lastSeq } = parsed.data;
-          const identity = await authenticate({
-            siteId,
-            ...(token ? { token } : {}),
-            ...(socket.handshake.headers.cookie ? { cookieHeader: socket.handshake.headers.cookie } : {}),
-          });
+          const identity = await authenticate({ siteId, request: socket.request, ...(token ? { token } : {}) });
           socket.data.identity = identity;
           if (lastSeq !== undefined) socket.data.lastSeq = lastSeq;
           next();

@@ -1,0 +1,49 @@
+// Who may open a socket on the Studio's cookie, which site id it is held to, and how far back it may replay.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../support/api-client.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, Cluster } from '../support/cluster.js';
+import { stopAll } from '../support/processes.js';
+import { connectSocket, connected, type TestSocket } from '../support/socket-client.js';
+
+const STUDIO = 'https://studio.example.test';
+const cluster = new Cluster({ env: { STUDIO_ORIGIN: STUDIO } });
+let server: string;
+let superadmin: ApiClient;
+const sockets: TestSocket[] = [];
+
+beforeAll(async () => {
+  await cluster.startMongo();
+  server = await cluster.startServer();
+  superadmin = await ApiClient.signIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await cluster.stop();
+  await stopAll();
+});
+
+function watch(auth: { token?: string; siteId?: string; lastSeq?: number }, headers: Record<string, string> = {}): TestSocket {
+  const socket = connectSocket(server, auth, headers);
+  sockets.push(socket);
+  return socket;
+}
+
+describe('a socket authenticated by the session cookie', () => {
+  it("is refused with FORBIDDEN from a foreign origin or none, and accepted from the server's own origin and STUDIO_ORIGIN", async () => {
+    const siteId = await superadmin.createSite('Cookie sockets');
+    const member = await superadmin.createMember(siteId, 'admin');
+    const cookie = `lumibase_session=${member.token}`;
+    const { port } = new URL(server);
+    for (const origin of [`http://localhost:${Number(port) + 1}`, 'https://evil.studio.example.test', 'null']) {
+      await expect(connected(watch({ siteId, lastSeq: 0 }, { cookie, origin })), origin).rejects.toThrow('FORBIDDEN');
+    }
+    await expect(connected(watch({ siteId, lastSeq: 0 }, { cookie }))).rejects.toThrow('FORBIDDEN');
+    await expect(connected(watch({ siteId }, { cookie, origin: server }))).resolves.toBeUndefined();
+    await expect(connected(watch({ siteId }, { cookie, origin: STUDIO }))).resolves.toBeUndefined();
+    // A bad cookie is still UNAUTHENTICATED, whatever the origin; a token needs no origin at all.
+    await expect(connected(watch({ siteId }, { cookie: 'lumibase_session=nope', origin: 'https://evil.example' }))).rejects.toThrow(
+      'UNAUTHENTICATED',
+    );
+    await expect(connected(watch({ token: member.token, siteId }, { origin: 'https://evil.example' }))).resolves.toBeUndefined();
+  });
+});
