@@ -47,3 +47,28 @@ describe('a socket authenticated by the session cookie', () => {
     await expect(connected(watch({ token: member.token, siteId }, { origin: 'https://evil.example' }))).resolves.toBeUndefined();
   });
 });
+
+describe('a socket opened with the site id spelt in upper case', () => {
+  it('is disconnected when the member is removed (revocation names the canonical id)', async () => {
+    const siteId = await superadmin.createSite('Upper case removal');
+    const member = await superadmin.createMember(siteId, 'editor');
+    const socket = watch({ token: member.token, siteId: siteId.toUpperCase() });
+    await connected(socket);
+    const disconnected = new Promise<string>((resolve) => {
+      socket.socket.once('disconnect', resolve);
+      setTimeout(() => resolve('still connected after 10 s'), 10_000);
+    });
+    await superadmin.expect(204, 'DELETE', `/members/${member.userId}`, { siteId });
+    expect(await disconnected).toBe('io server disconnect');
+  });
+
+  it("receives the site's live events, under the canonical id", async () => {
+    const siteId = await superadmin.createSite('Upper case events');
+    const member = await superadmin.createMember(siteId, 'editor');
+    const socket = watch({ token: member.token, siteId: siteId.toUpperCase() });
+    await connected(socket);
+    await superadmin.expect(201, 'POST', '/collections', { siteId, body: { name: 'posts', fields: [] } });
+    const event = await socket.waitFor((received) => received.name === 'content-changed', 10_000);
+    expect(event.payload).toMatchObject({ siteId, kind: 'collection', action: 'created', collection: 'posts' });
+  });
+});

@@ -23,7 +23,9 @@ export function createSocketAuthenticator({ auth, access, studioOrigin }: Socket
     if (!token && !fromTrustedOrigin(request)) {
       throw new ForbiddenError({ message: 'Cookie-authenticated sockets must come from the Studio', reason: 'untrusted-origin' });
     }
-    await access.resolve(user, siteId);
-    return { userId: user.id, sessionId, siteId, sessionExpiresAt: expiresAt };
+    // From here on the site is the membership's canonical id, never the handshake's spelling of it:
+    // rooms, streams and revocation (membership-removed carries the canonical id) must all agree.
+    const { site } = await access.resolve(user, siteId);
+    return { userId: user.id, sessionId, siteId: site.id, sessionExpiresAt: expiresAt };
   };
 }
