@@ -157,6 +157,12 @@ export const SETTINGS = {
     default: '7',
     description: 'How long site events are kept for replay',
   },
+  REPLAY_MAX_EVENTS: {
+    schema: z.coerce.number().int().min(1).max(100_000).default(1000),
+    accepts: 'an integer from 1 to 100000',
+    default: '1000',
+    description: 'Most events replayed to a reconnecting socket; one further behind is asked to resync',
+  },
   WORKER_CONCURRENCY: {
     schema: z.coerce.number().int().min(1).max(64).default(4),
     accepts: 'an integer from 1 to 64',

@@ -6,7 +6,8 @@ import { stopAll } from '../support/processes.js';
 import { connectSocket, connected, type TestSocket } from '../support/socket-client.js';
 
 const STUDIO = 'https://studio.example.test';
-const cluster = new Cluster({ env: { STUDIO_ORIGIN: STUDIO } });
+const REPLAY_MAX_EVENTS = 5;
+const cluster = new Cluster({ env: { STUDIO_ORIGIN: STUDIO, REPLAY_MAX_EVENTS: String(REPLAY_MAX_EVENTS) } });
 let server: string;
 let superadmin: ApiClient;
 const sockets: TestSocket[] = [];
@@ -70,5 +71,29 @@ describe('a socket opened with the site id spelt in upper case', () => {
     await superadmin.expect(201, 'POST', '/collections', { siteId, body: { name: 'posts', fields: [] } });
     const event = await socket.waitFor((received) => received.name === 'content-changed', 10_000);
     expect(event.payload).toMatchObject({ siteId, kind: 'collection', action: 'created', collection: 'posts' });
+  });
+});
+
+describe('replay on connection', () => {
+  it('replays at most REPLAY_MAX_EVENTS; a socket further behind (lastSeq 0 included) gets resync-required instead', async () => {
+    const siteId = await superadmin.createSite('Bounded replay');
+    const admin = await superadmin.createMember(siteId, 'admin');
+    await admin.expect(201, 'POST', '/collections', { siteId, body: { name: 'posts', fields: [{ name: 'title', type: 'string' }] } });
+    for (let index = 0; index < 7; index++) {
+      await admin.expect(201, 'POST', '/items/posts', { siteId, body: { data: { title: `post ${index}` } } });
+    }
+    const { meta } = (await admin.request('GET', '/ai/approvals', { siteId })).body as { meta: { seq: number } };
+    expect(meta.seq).toBe(8);
+
+    const fromStart = watch({ token: admin.token, siteId, lastSeq: 0 });
+    await connected(fromStart);
+    const resync = await fromStart.waitFor((event) => event.name === 'resync-required');
+    expect(resync.payload).toEqual({ siteId, seq: 8 });
+    expect(fromStart.events).toHaveLength(1);
+
+    const close = watch({ token: admin.token, siteId, lastSeq: 8 - REPLAY_MAX_EVENTS });
+    await connected(close);
+    await close.waitFor((event) => event.payload.seq === 8);
+    expect(close.events.map((event) => [event.name, event.payload.seq])).toEqual([4, 5, 6, 7, 8].map((seq) => ['content-changed', seq]));
   });
 });

@@ -54,6 +54,8 @@ export interface ServeSocketsOptions {
   httpServer: HttpServer;
   authenticate: AuthenticateSocket;
   eventLog: (siteId: string) => EventLogStore;
+  /** Most events replayed to a reconnecting socket (REPLAY_MAX_EVENTS). */
+  replayMaxEvents: number;
 }
 
 function handshakeError(error: unknown): Error {
@@ -105,7 +107,7 @@ export async function createSocketServer({ logger, redis }: SocketServerOptions)
      * must already be the server's request listener: socket.io then takes /socket.io/ requests and
      * hands every other one to the app (otherwise both would answer them).
      */
-    serve({ httpServer, authenticate, eventLog }: ServeSocketsOptions): void {
+    serve({ httpServer, authenticate, eventLog, replayMaxEvents }: ServeSocketsOptions): void {
       io.use(async (socket, next) => {
         const parsed = SocketHandshakeAuth.safeParse(socket.handshake.auth);
         if (!parsed.success) {
@@ -127,7 +129,7 @@ export async function createSocketServer({ logger, redis }: SocketServerOptions)
       io.on('connection', (socket: Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>) => {
         const { identity, lastSeq } = socket.data;
         void socket.join([siteRoom(identity.siteId), sessionRoom(identity.sessionId), memberRoom(identity.siteId, identity.userId)]);
-        const stream = new SocketEventStream(socket, eventLog(identity.siteId), logger);
+        const stream = new SocketEventStream(socket, eventLog(identity.siteId), logger, { maxEvents: replayMaxEvents });
         const remove = streams.add(identity.siteId, stream);
         void stream.start(lastSeq);
         // An expired session must not keep a live socket.
