@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, Cluster } from '../support/cluster.js';
 import { stopAll } from '../support/processes.js';
-import { connectSocket, connected, type TestSocket } from '../support/socket-client.js';
+import { connected, SocketPool } from '../support/socket-client.js';
 
 const STUDIO = 'https://studio.example.test';
 const REPLAY_MAX_EVENTS = 5;
 const cluster = new Cluster({ env: { STUDIO_ORIGIN: STUDIO, REPLAY_MAX_EVENTS: String(REPLAY_MAX_EVENTS) } });
 let server: string;
 let superadmin: ApiClient;
-const sockets: TestSocket[] = [];
+const sockets = new SocketPool();
 
 beforeAll(async () => {
   await cluster.startMongo();
@@ -18,16 +18,13 @@ beforeAll(async () => {
   superadmin = await ApiClient.signIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.close();
+  sockets.closeAll();
   await cluster.stop();
   await stopAll();
 });
 
-function watch(auth: { token?: string; siteId?: string; lastSeq?: number }, headers: Record<string, string> = {}): TestSocket {
-  const socket = connectSocket(server, auth, headers);
-  sockets.push(socket);
-  return socket;
-}
+const watch = (auth: { token?: string; siteId?: string; lastSeq?: number }, headers: Record<string, string> = {}) =>
+  sockets.connect(server, auth, headers);
 
 describe('a socket authenticated by the session cookie', () => {
   it("is refused with FORBIDDEN from a foreign origin or none, and accepted from the server's own origin and STUDIO_ORIGIN", async () => {

@@ -68,6 +68,21 @@ export function connectSocket(
   };
 }
 
+/** The sockets a test file opens, so that one `afterAll` closes every one of them. */
+export class SocketPool {
+  private readonly open: TestSocket[] = [];
+
+  connect(baseUrl: string, auth: { token?: string; siteId?: string; lastSeq?: number }, headers: Record<string, string> = {}): TestSocket {
+    const socket = connectSocket(baseUrl, auth, headers);
+    this.open.push(socket);
+    return socket;
+  }
+
+  closeAll(): void {
+    for (const socket of this.open.splice(0)) socket.close();
+  }
+}
+
 /** Resolves when connected; rejects with the server's connect_error message (UNAUTHENTICATED, FORBIDDEN). */
 export function connected(test: TestSocket, timeoutMs = 15_000): Promise<void> {
   return new Promise((resolve, reject) => {
