@@ -58,7 +58,12 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
   if (sockets) {
     const { server, httpServer } = sockets;
     httpServer.on('request', app);
-    server.serve({ httpServer, authenticate: createSocketAuthenticator(services), eventLog: domain.eventLog.forSite });
+    server.serve({
+      httpServer,
+      authenticate: createSocketAuthenticator({ ...services, studioOrigin: config.STUDIO_ORIGIN }),
+      eventLog: domain.eventLog.forSite,
+      replayMaxEvents: config.REPLAY_MAX_EVENTS,
+    });
     services.events.on('session-revoked', ({ sessionId }) => server.disconnectSession(sessionId));
     services.events.on('membership-removed', ({ siteId, userId }) => server.disconnectMember(siteId, userId));
   }

@@ -207,6 +207,12 @@ export const SETTINGS = {
     default: '60',
     description: 'A request holding an Idempotency-Key this long without an answer is taken as crashed: a retry may take it over',
   },
+  REPLAY_MAX_EVENTS: {
+    schema: z.coerce.number().int().min(1).max(100_000).default(1000),
+    accepts: 'an integer from 1 to 100000',
+    default: '1000',
+    description: 'Most events replayed to a reconnecting socket; one further behind is asked to resync',
+  },
   WORKER_CONCURRENCY: {
     schema: z.coerce.number().int().min(1).max(64).default(4),
     accepts: 'an integer from 1 to 64',

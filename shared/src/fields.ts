@@ -1,5 +1,6 @@
 // Collection and field definitions: the schema admins (and the Copilot) edit.
 import { z } from 'zod';
+import { exceedsJsonDepth, JSON_DEPTH_MESSAGE } from './json-depth.js';
 
 export const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 export const Name = z.string().regex(NAME_PATTERN, 'must match ^[a-z][a-z0-9_]{0,63}$');
@@ -8,11 +9,16 @@ export const FIELD_TYPES = ['string', 'text', 'number', 'integer', 'boolean', 'd
 export const FieldType = z.enum(FIELD_TYPES);
 export type FieldType = z.infer<typeof FieldType>;
 
+/** Type-specific options: a JSON object, nested at most MAX_JSON_DEPTH levels. */
+export const FieldOptions = z
+  .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
+  .refine((options) => !exceedsJsonDepth(options), { message: JSON_DEPTH_MESSAGE });
+
 const FieldBase = z.object({
   name: Name,
   type: FieldType,
   required: z.boolean().default(false),
-  options: z.record(z.string(), z.unknown()).optional(),
+  options: FieldOptions.optional(),
 });
 
 function checkEnumValues(field: { type?: FieldType; options?: Record<string, unknown> }, context: z.RefinementCtx): void {
@@ -41,7 +47,7 @@ export const FieldChanges = z
     name: Name,
     type: FieldType,
     required: z.boolean(),
-    options: z.record(z.string(), z.unknown()),
+    options: FieldOptions,
   })
   .partial()
   .strict();

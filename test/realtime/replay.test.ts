@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, Cluster } from '../support/cluster.js';
 import { stopAll } from '../support/processes.js';
-import { connectSocket, connected, type TestSocket } from '../support/socket-client.js';
+import { connected, SocketPool } from '../support/socket-client.js';
 
 const cluster = new Cluster({ env: { DECIDE_WAIT_MS: '5000', CHAT_RATE_LIMIT_PER_MINUTE: '10000' } });
 let server: string;
 let superadmin: ApiClient;
-const sockets: TestSocket[] = [];
+const sockets = new SocketPool();
 
 beforeAll(async () => {
   await cluster.startMongo();
@@ -17,16 +17,12 @@ beforeAll(async () => {
   superadmin = await ApiClient.signIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.close();
+  sockets.closeAll();
   await cluster.stop();
   await stopAll();
 });
 
-function watch(auth: { token?: string; siteId?: string; lastSeq?: number }): TestSocket {
-  const socket = connectSocket(server, auth);
-  sockets.push(socket);
-  return socket;
-}
+const watch = (auth: { token?: string; siteId?: string; lastSeq?: number }) => sockets.connect(server, auth);
 
 describe('reconnecting with lastSeq', () => {
   it('replays exactly the events missed while away, in seq order, then live ones with no gap or duplicate', async () => {

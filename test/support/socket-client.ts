@@ -18,10 +18,16 @@ export interface TestSocket {
 
 const EVENT_NAMES = ['approval-created', 'approval-decided', 'content-changed', 'resync-required'] as const;
 
-export function connectSocket(baseUrl: string, auth: { token?: string; siteId?: string; lastSeq?: number }): TestSocket {
+/** `headers` go on the handshake request, as a browser's Cookie and Origin would. */
+export function connectSocket(
+  baseUrl: string,
+  auth: { token?: string; siteId?: string; lastSeq?: number },
+  headers: Record<string, string> = {},
+): TestSocket {
   const socket: Socket<ServerToClientEvents> = io(baseUrl, {
     path: '/socket.io',
     auth,
+    extraHeaders: headers,
     transports: ['websocket'],
     reconnection: false,
     forceNew: true,
@@ -60,6 +66,21 @@ export function connectSocket(baseUrl: string, auth: { token?: string; siteId?: 
     },
     close: () => socket.close(),
   };
+}
+
+/** The sockets a test file opens, so that one `afterAll` closes every one of them. */
+export class SocketPool {
+  private readonly open: TestSocket[] = [];
+
+  connect(baseUrl: string, auth: { token?: string; siteId?: string; lastSeq?: number }, headers: Record<string, string> = {}): TestSocket {
+    const socket = connectSocket(baseUrl, auth, headers);
+    this.open.push(socket);
+    return socket;
+  }
+
+  closeAll(): void {
+    for (const socket of this.open.splice(0)) socket.close();
+  }
 }
 
 /** Resolves when connected; rejects with the server's connect_error message (UNAUTHENTICATED, FORBIDDEN). */

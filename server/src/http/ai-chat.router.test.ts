@@ -196,6 +196,23 @@ describe('the echo planner through /ai/chat', () => {
     });
   });
 
+  it('holds skills to the item rules of REST: json nested deeper than 64 levels is denied with details', async () => {
+    const notes = await server.request('POST', '/collections', {
+      token: server.adminToken,
+      siteId,
+      body: { name: 'deep_notes', fields: [{ name: 'meta', type: 'json' }] },
+    });
+    expect(notes.status).toBe(201);
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const refused = (await chat(admin, `create item in deep_notes with {"meta": ${nested(65)}}`)).body.data;
+    expect(refused).toMatchObject({
+      status: 'denied',
+      reason: 'execution_failed',
+      details: [{ path: 'data.meta', message: 'must not nest deeper than 64 levels' }],
+    });
+    expect((await chat(admin, `create item in deep_notes with {"meta": ${nested(64)}}`)).body.data).toMatchObject({ status: 'executed' });
+  });
+
   it('answers a message that matches no phrase with the phrase list, as executed without data', async () => {
     const reply = (await chat(admin, 'please tidy everything up')).body.data;
     expect(reply.status).toBe('executed');

@@ -5,6 +5,7 @@ import { errorMiddleware, notFoundHandler } from './error-middleware.js';
 import type { DependencyCheck } from '../infrastructure/dependency-check.js';
 import { createHealthRouter } from './health.router.js';
 import { requestContext } from './request-context.js';
+import { TRUSTED_PROXIES } from './trusted-origin.js';
 
 export const JSON_BODY_LIMIT = '256kb';
 
@@ -20,7 +21,7 @@ export interface HttpAppOptions {
 export function createHttpApp({ logger, dependencies, api, studio }: HttpAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', TRUSTED_PROXIES);
   app.use(requestContext(logger));
   app.use(createHealthRouter({ dependencies }));
   // The api router parses JSON bodies itself, after authentication: no credentials is a 401 even for a malformed body.

@@ -108,6 +108,26 @@ describe('failed sign-ins', () => {
     expect(blocked.status).toBe(429);
   });
 
+  it('are counted before the password is checked: of 30 wrong passwords sent at once, at most 10 are checked', async () => {
+    const member = await server.createMember({});
+    const attempts = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        server.request('POST', '/auth/login', {
+          body: { email: member.email, password: 'wrong' },
+          headers: { 'x-forwarded-for': freshAddress() },
+        }),
+      ),
+    );
+    const statuses = attempts.map((attempt) => attempt.status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30 - statuses.filter((status) => status === 401).length);
+    const blocked = await server.request('POST', '/auth/login', {
+      body: { email: member.email, password: 'member-password' },
+      headers: { 'x-forwarded-for': freshAddress() },
+    });
+    expect(blocked.status).toBe(429);
+  });
+
   it('do not count successful sign-ins', async () => {
     const address = freshAddress();
     for (let attempt = 0; attempt < 12; attempt += 1) await server.login(ADMIN_EMAIL, ADMIN_PASSWORD, address);
@@ -181,6 +201,15 @@ describe('cookie-authenticated changes', () => {
     // Bearer tokens are not sent by browsers on their own: no Origin needed.
     expect((await server.request('POST', '/sites', { token, body: { name: 'From a script' } })).status).toBe(201);
   });
+
+  it('take the scheme of the own origin from a TLS-terminating proxy on loopback (X-Forwarded-Proto)', async () => {
+    const token = await server.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+    const httpsOrigin = server.baseUrl.replace(/^http:/, 'https:');
+    const create = (headers: Record<string, string>) =>
+      server.request('POST', '/sites', { body: { name: 'Behind a proxy' }, headers: { cookie: `lumibase_session=${token}`, ...headers } });
+    expect((await create({ origin: httpsOrigin, 'x-forwarded-proto': 'https' })).status).toBe(201);
+    expect((await create({ origin: httpsOrigin })).status).toBe(403);
+  });
 });
 
 describe('POST /auth/logout', () => {
@@ -198,5 +227,39 @@ describe('POST /auth/logout', () => {
 
   it('answers 401 without credentials', async () => {
     expect((await server.request('POST', '/auth/logout')).status).toBe(401);
+  });
+});
+
+describe('password hashing under load', () => {
+  let costly: TestServer;
+  beforeAll(async () => {
+    costly = await startTestServer('auth-hash-bound', {}, { productionScrypt: true });
+  });
+  afterAll(async () => costly?.close());
+
+  it('runs a bounded number of hashes: 40 sign-ins at once get 401 or 429 with Retry-After, never an unbounded queue', async () => {
+    const attempts = await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        costly.request('POST', '/auth/login', {
+          body: { email: `load${index}@example.test`, password: 'wrong' },
+          headers: { 'x-forwarded-for': `10.9.0.${index + 1}` },
+        }),
+      ),
+    );
+    const refused = attempts.filter((attempt) => attempt.status === 429);
+    expect(attempts.every((attempt) => attempt.status === 401 || attempt.status === 429)).toBe(true);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const attempt of refused) {
+      expect(attempt.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(attempt.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    // The refused were never checked: they do not count against their email or address.
+    const retried = refused[0]!;
+    const index = attempts.indexOf(retried);
+    const again = await costly.request('POST', '/auth/login', {
+      body: { email: `load${index}@example.test`, password: 'wrong' },
+      headers: { 'x-forwarded-for': `10.9.0.${index + 1}` },
+    });
+    expect(again.status).toBe(401);
   });
 });

@@ -3,6 +3,7 @@ import { ForbiddenError, UnauthenticatedError } from '@lumibase/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AuthService } from '../services/auth.service.js';
 import { readSessionCookie } from './session-cookie.js';
+import { createTrustedOriginCheck } from './trusted-origin.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i;
@@ -13,23 +14,8 @@ export interface AuthenticateOptions {
   studioOrigin?: string | undefined;
 }
 
-function ownOrigin(request: Request): string {
-  return `${request.protocol}://${request.get('host') ?? ''}`;
-}
-
-/**
- * Browsers attach cookies to cross-site requests too; SameSite=Lax stops most of them, and this
- * stops the rest: a cookie-authenticated request that changes state must say it comes from the
- * Studio. Bearer tokens are never sent by a browser on its own, so they need no such check.
- */
-function fromTrustedOrigin(request: Request, studioOrigin: string | undefined): boolean {
-  const origin = request.get('origin');
-  if (!origin) return false;
-  return origin === ownOrigin(request) || (studioOrigin !== undefined && origin === studioOrigin);
-}
-
 export function authenticate({ auth, studioOrigin }: AuthenticateOptions): RequestHandler {
-  const trustedStudio = studioOrigin ? new URL(studioOrigin).origin : undefined;
+  const fromTrustedOrigin = createTrustedOriginCheck(studioOrigin);
   return async (request: Request, _response: Response, next: NextFunction) => {
     const header = request.get('authorization');
     let token: string | undefined;
@@ -43,7 +29,7 @@ export function authenticate({ auth, studioOrigin }: AuthenticateOptions): Reque
     }
     if (!token) throw new UnauthenticatedError();
     const { user, sessionId } = await auth.authenticate(token);
-    if (method === 'cookie' && !SAFE_METHODS.has(request.method) && !fromTrustedOrigin(request, trustedStudio)) {
+    if (method === 'cookie' && !SAFE_METHODS.has(request.method) && !fromTrustedOrigin(request)) {
       throw new ForbiddenError({ message: 'Cookie-authenticated changes must come from the Studio', reason: 'untrusted-origin' });
     }
     Object.assign(request.context, { user, sessionId, authMethod: method });

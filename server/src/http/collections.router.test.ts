@@ -158,6 +158,27 @@ describe('fields', () => {
     ).toBe(403);
   });
 
+  it('refuses field options nested deeper than 64 levels (400 with details) on every route that takes a field', async () => {
+    await createCollection({ name: 'deep_options', fields: [{ name: 'meta', type: 'json' }] });
+    const nested = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+    const send = (method: string, path: string, rawBody: string) => server.request(method, path, { ...as(admin), rawBody });
+    for (const depth of [65, 5_000]) {
+      const responses = [
+        [
+          await send('POST', '/collections', `{"name":"deep_${depth}","fields":[{"name":"x","type":"json","options":${nested(depth)}}]}`),
+          'fields.0.options',
+        ],
+        [await send('POST', '/collections/deep_options/fields', `{"name":"x","type":"json","options":${nested(depth)}}`), 'options'],
+        [await send('PATCH', '/collections/deep_options/fields/meta', `{"options":${nested(depth)}}`), 'options'],
+      ] as const;
+      for (const [response, path] of responses) {
+        expect(response.status, `${depth} levels at ${path}`).toBe(400);
+        expect(response.body.error.details).toEqual([{ path, message: 'must not nest deeper than 64 levels' }]);
+      }
+    }
+    expect((await send('PATCH', '/collections/deep_options/fields/meta', `{"options":${nested(64)}}`)).status).toBe(200);
+  });
+
   it('changes a field (200), keeping what PATCH does not mention', async () => {
     await createCollection({ name: 'patchable', fields: [{ name: 'kind', type: 'enum', options: { values: ['a'] } }] });
     const patched = await server.request('PATCH', '/collections/patchable/fields/kind', {

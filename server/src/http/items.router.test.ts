@@ -121,6 +121,49 @@ describe('POST /items/:collection', () => {
   });
 });
 
+/** A JSON object nested `depth` levels deep ({} is one level), as raw text: too deep for a recursive JSON.stringify to be sure. */
+const nestedJson = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+
+describe('json values and prototype keys', () => {
+  it('accepts a json value nested 64 levels and refuses 65 or 5,000 levels with 400 and details, on POST and PATCH', async () => {
+    const post = (meta: string) =>
+      server.request('POST', '/items/posts', { token: editor.token, siteId, rawBody: `{"data":{"title":"deep","meta":${meta}}}` });
+    const accepted = await post(nestedJson(64));
+    expect(accepted.status).toBe(201);
+    for (const depth of [65, 5_000]) {
+      const refused = await post(nestedJson(depth));
+      expect(refused.status, `${depth} levels`).toBe(400);
+      expect(refused.body.error.code).toBe('VALIDATION_FAILED');
+      expect(refused.body.error.details).toEqual([{ path: 'data.meta', message: 'must not nest deeper than 64 levels' }]);
+      const patched = await server.request('PATCH', `/items/posts/${accepted.body.data.id}`, {
+        token: editor.token,
+        siteId,
+        rawBody: `{"data":{"meta":${nestedJson(depth)}}}`,
+      });
+      expect(patched.status, `${depth} levels`).toBe(400);
+      expect(patched.body.error.details).toEqual([{ path: 'data.meta', message: 'must not nest deeper than 64 levels' }]);
+    }
+  });
+
+  it('refuses a __proto__ key in item data as an unknown field (400), on POST and PATCH', async () => {
+    const created = await server.request('POST', '/items/posts', {
+      token: editor.token,
+      siteId,
+      rawBody: '{"data":{"title":"polluting","__proto__":{"title":"shadow"}}}',
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.error.details).toEqual([{ path: 'data.__proto__', message: 'Unknown field' }]);
+    const item = await server.request('POST', '/items/posts', { token: editor.token, siteId, body: { data: { title: 'plain' } } });
+    const patched = await server.request('PATCH', `/items/posts/${item.body.data.id}`, {
+      token: editor.token,
+      siteId,
+      rawBody: '{"data":{"__proto__":{"title":"shadow"}}}',
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error.details).toEqual([{ path: 'data.__proto__', message: 'Unknown field' }]);
+  });
+});
+
 describe('GET /items/:collection', () => {
   it('lists newest first with limit (default 25, max 100), offset and meta', async () => {
     await server.request('POST', '/collections', {

@@ -1,11 +1,21 @@
 // Items of a collection in the X-Site-Id site: reads need content:read, changes content:write.
 import { ItemListQuery, ItemWriteRequest } from '@lumibase/shared';
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import type { ItemsService } from '../services/items.service.js';
 import { requireCollectionName } from './collection-name-param.js';
 import { writeContextOf } from './idempotency.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, requireCapabilities } from './require-capabilities.js';
+
+/**
+ * The body's `data` with the keys the client sent. zod's record copies it without an own
+ * `__proto__` key (JSON.parse makes one), which would make `{"__proto__": …}` vanish without a
+ * word; validateItemData must see it to refuse it as an unknown field.
+ */
+function itemData(request: Request): Record<string, unknown> {
+  parseInput(ItemWriteRequest, request.body, 'body');
+  return (request.body as ItemWriteRequest).data;
+}
 
 /** Mounted after tenancy. */
 export function createItemsRouter({ items }: { items: ItemsService }): Router {
@@ -25,12 +35,11 @@ export function createItemsRouter({ items }: { items: ItemsService }): Router {
   });
 
   router.post('/items/:collection', write, checkCollectionName, async (request, response) => {
-    const { data } = parseInput(ItemWriteRequest, request.body, 'body');
-    sendData(response, 201, await items.create(currentSiteId(request), routeParam(request, 'collection'), data, writeContextOf(request)));
+    sendData(response, 201, await items.create(currentSiteId(request), routeParam(request, 'collection'), itemData(request), writeContextOf(request)));
   });
 
   router.patch('/items/:collection/:id', write, checkCollectionName, async (request, response) => {
-    const { data } = parseInput(ItemWriteRequest, request.body, 'body');
+    const data = itemData(request);
     sendData(response, 200, await items.update(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id'), data));
   });
 

@@ -152,6 +152,40 @@ describe('DELETE /members/:userId', () => {
   });
 });
 
+describe('changing a member who holds more than the caller', () => {
+  it('is refused (403) for a member with users:write but fewer capabilities than the admin they target, on PUT and DELETE', async () => {
+    const site = await server.createSite('Demotion');
+    const target = await server.createMember({ siteId: site, role: 'admin' });
+    const manager = await server.createMember({ siteId: site, role: 'editor', capabilities: ['users:write', 'approvals:decide'] });
+    const demote = await server.request('PUT', `/members/${target.id}`, { token: manager.token, siteId: site, body: { role: 'viewer' } });
+    expect(demote.status).toBe(403);
+    expect(demote.body.error.code).toBe('FORBIDDEN');
+    expect((await server.request('DELETE', `/members/${target.id}`, { token: manager.token, siteId: site })).status).toBe(403);
+    const still = await server.request('GET', '/auth/me', { token: target.token });
+    expect(still.body.data.sites).toEqual([expect.objectContaining({ id: site, role: 'admin' })]);
+    // A member whose capabilities the manager all holds may still be changed and removed.
+    const editor = await server.createMember({ siteId: site, role: 'editor' });
+    expect(
+      (await server.request('PUT', `/members/${editor.id}`, { token: manager.token, siteId: site, body: { role: 'viewer' } })).status,
+    ).toBe(200);
+    expect((await server.request('DELETE', `/members/${editor.id}`, { token: manager.token, siteId: site })).status).toBe(204);
+  });
+
+  it("leaves a superadmin's membership to superadmins: an admin gets 403, a superadmin 200", async () => {
+    const site = await server.createSite('Superadmin membership');
+    const siteAdmin = await server.createMember({ siteId: site, role: 'admin' });
+    const superadmin = (await server.request('GET', `/users?email=${encodeURIComponent(ADMIN_EMAIL)}`, { token: server.adminToken })).body
+      .data[0];
+    const put = (token: string, role: string) =>
+      server.request('PUT', `/members/${superadmin.id}`, { token, siteId: site, body: { role } });
+    expect((await put(server.adminToken, 'editor')).status).toBe(200);
+    expect((await put(siteAdmin.token, 'viewer')).status).toBe(403);
+    expect((await server.request('DELETE', `/members/${superadmin.id}`, { token: siteAdmin.token, siteId: site })).status).toBe(403);
+    expect((await put(server.adminToken, 'viewer')).status).toBe(200);
+    expect((await server.request('DELETE', `/members/${superadmin.id}`, { token: server.adminToken, siteId: site })).status).toBe(204);
+  });
+});
+
 describe('GET /members', () => {
   it("lists the site's members with user, role and effective capabilities, paged", async () => {
     const site = await server.createSite('Listed');

@@ -1,9 +1,13 @@
 // PUT/DELETE /members/:userId and GET /members, in the X-Site-Id site (users:write).
 import { ListQuery, PutMemberRequest } from '@lumibase/shared';
-import { Router } from 'express';
-import type { MembersService } from '../services/members.service.js';
+import { type Request, Router } from 'express';
+import type { MemberActor, MembersService } from '../services/members.service.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
+
+function memberActor(request: Request): MemberActor {
+  return { user: currentUser(request), capabilities: request.context.capabilities ?? [] };
+}
 
 /** Mounted after tenancy. */
 export function createMembersRouter({ members }: { members: MembersService }): Router {
@@ -18,12 +22,11 @@ export function createMembersRouter({ members }: { members: MembersService }): R
 
   router.put('/members/:userId', async (request, response) => {
     const input = parseInput(PutMemberRequest, request.body, 'body');
-    const actor = { user: currentUser(request), capabilities: request.context.capabilities ?? [] };
-    sendData(response, 200, await members.put(currentSiteId(request), routeParam(request, 'userId'), input, actor));
+    sendData(response, 200, await members.put(currentSiteId(request), routeParam(request, 'userId'), input, memberActor(request)));
   });
 
   router.delete('/members/:userId', async (request, response) => {
-    await members.remove(currentSiteId(request), routeParam(request, 'userId'));
+    await members.remove(currentSiteId(request), routeParam(request, 'userId'), memberActor(request));
     sendNoContent(response);
   });
   return router;

@@ -10,22 +10,39 @@ export interface EventSink {
   emit<Name extends StreamedEventName>(name: Name, ...payload: Parameters<ServerToClientEvents[Name]>): unknown;
 }
 
+export interface ReplayLimits {
+  /** Most events sent from the log to catch a socket up (REPLAY_MAX_EVENTS); further behind, it is asked to resync. */
+  maxEvents: number;
+  /** Events read from the log at once, so a long catch-up never holds the whole range in memory. */
+  pageSize?: number;
+}
+
+const DEFAULT_PAGE_SIZE = 100;
+
 /**
  * Every step runs on one promise chain, so live events that arrive while the replay is reading the
  * log wait behind it (the buffer), and are then sent only if the replay did not already send them.
  * A live event ahead of the last sent seq (another process published earlier seqs later) first
  * fills the gap from the log, where every event is appended before it is published.
+ * Catching up (the replay, or filling a gap) sends at most `maxEvents`, read a page at a time:
+ * a socket connecting with `lastSeq: 0` must not make the server load the site's whole log.
  */
 export class SocketEventStream {
   private lastSentSeq = 0;
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
+  private readonly maxEvents: number;
+  private readonly pageSize: number;
 
   constructor(
     private readonly sink: EventSink,
     private readonly log: EventLogStore,
     private readonly logger: Logger,
-  ) {}
+    { maxEvents, pageSize = DEFAULT_PAGE_SIZE }: ReplayLimits,
+  ) {
+    this.maxEvents = maxEvents;
+    this.pageSize = Math.min(pageSize, maxEvents);
+  }
 
   /** Starts the stream: replays the events after `lastSeq`, or (without it) starts from the current seq. */
   start(lastSeq: number | undefined): Promise<void> {
@@ -54,26 +71,38 @@ export class SocketEventStream {
   private async replay(lastSeq: number): Promise<void> {
     const current = await this.log.currentSeq();
     if (lastSeq > current) return this.resync(current);
-    if (lastSeq === current) {
-      this.lastSentSeq = current;
-      return;
-    }
-    const missed = await this.log.listAfter(lastSeq, current);
-    // A replay must start right after lastSeq; anything else means the retention window passed it.
-    if (missed[0]?.payload.seq !== lastSeq + 1 || missed.length !== current - lastSeq) return this.resync(current);
     this.lastSentSeq = lastSeq;
-    for (const event of missed) this.emit(event);
+    await this.catchUp(current);
   }
 
   private async send(event: SiteEvent): Promise<void> {
     const { seq } = event.payload;
     if (seq <= this.lastSentSeq) return;
-    if (seq > this.lastSentSeq + 1) {
-      const gap = await this.log.listAfter(this.lastSentSeq, seq - 1);
-      if (gap.length !== seq - 1 - this.lastSentSeq) return this.resync(await this.log.currentSeq());
-      for (const missing of gap) this.emit(missing);
-    }
+    if (seq > this.lastSentSeq + 1 && !(await this.catchUp(seq - 1))) return;
     this.emit(event);
+  }
+
+  /**
+   * Sends the logged events after the last sent one up to `upTo`, a page at a time. False (after a
+   * resync) when that is more than `maxEvents`, or when the log no longer holds them all (the
+   * retention window passed them).
+   */
+  private async catchUp(upTo: number): Promise<boolean> {
+    if (upTo - this.lastSentSeq > this.maxEvents) {
+      this.resync(await this.log.currentSeq());
+      return false;
+    }
+    while (this.lastSentSeq < upTo && !this.closed) {
+      const expected = Math.min(this.pageSize, upTo - this.lastSentSeq);
+      const page = await this.log.listAfter(this.lastSentSeq, upTo, expected);
+      // Seqs are unique: `expected` events ending at lastSent + expected are exactly the next ones.
+      if (page.length !== expected || page.at(-1)?.payload.seq !== this.lastSentSeq + expected) {
+        this.resync(await this.log.currentSeq());
+        return false;
+      }
+      for (const event of page) this.emit(event);
+    }
+    return !this.closed;
   }
 
   private emit(event: SiteEvent): void {

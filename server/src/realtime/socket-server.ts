@@ -1,5 +1,5 @@
 // socket.io on the API's HTTP server: handshake auth once in io.use, site rooms chosen by the server, event streams.
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import {
   type ClientToServerEvents,
@@ -25,8 +25,11 @@ export interface SocketIdentity {
   sessionExpiresAt: Date;
 }
 
-/** Resolves a handshake to who is connecting and for which site; throws UnauthenticatedError or ForbiddenError. */
-export type AuthenticateSocket = (handshake: { token?: string; cookieHeader?: string; siteId: string }) => Promise<SocketIdentity>;
+/**
+ * Resolves a handshake to who is connecting and for which site; throws UnauthenticatedError or
+ * ForbiddenError. `request` is the handshake's HTTP request (its cookie, Origin and Host).
+ */
+export type AuthenticateSocket = (handshake: { token?: string; siteId: string; request: IncomingMessage }) => Promise<SocketIdentity>;
 
 interface SocketData {
   identity: SocketIdentity;
@@ -52,6 +55,8 @@ export interface ServeSocketsOptions {
   httpServer: HttpServer;
   authenticate: AuthenticateSocket;
   eventLog: (siteId: string) => EventLogStore;
+  /** Most events replayed to a reconnecting socket (REPLAY_MAX_EVENTS). */
+  replayMaxEvents: number;
 }
 
 function handshakeError(error: unknown): Error {
@@ -103,7 +108,7 @@ export async function createSocketServer({ logger, redis }: SocketServerOptions)
      * must already be the server's request listener: socket.io then takes /socket.io/ requests and
      * hands every other one to the app (otherwise both would answer them).
      */
-    serve({ httpServer, authenticate, eventLog }: ServeSocketsOptions): void {
+    serve({ httpServer, authenticate, eventLog, replayMaxEvents }: ServeSocketsOptions): void {
       io.use(async (socket, next) => {
         const parsed = SocketHandshakeAuth.safeParse(socket.handshake.auth);
         if (!parsed.success) {
@@ -112,11 +117,7 @@ export async function createSocketServer({ logger, redis }: SocketServerOptions)
         }
         try {
           const { token, siteId, lastSeq } = parsed.data;
-          const identity = await authenticate({
-            siteId,
-            ...(token ? { token } : {}),
-            ...(socket.handshake.headers.cookie ? { cookieHeader: socket.handshake.headers.cookie } : {}),
-          });
+          const identity = await authenticate({ siteId, request: socket.request, ...(token ? { token } : {}) });
           socket.data.identity = identity;
           if (lastSeq !== undefined) socket.data.lastSeq = lastSeq;
           next();
@@ -129,7 +130,7 @@ export async function createSocketServer({ logger, redis }: SocketServerOptions)
       io.on('connection', (socket: Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>) => {
         const { identity, lastSeq } = socket.data;
         void socket.join([siteRoom(identity.siteId), sessionRoom(identity.sessionId), memberRoom(identity.siteId, identity.userId)]);
-        const stream = new SocketEventStream(socket, eventLog(identity.siteId), logger);
+        const stream = new SocketEventStream(socket, eventLog(identity.siteId), logger, { maxEvents: replayMaxEvents });
         const remove = streams.add(identity.siteId, stream);
         void stream.start(lastSeq);
         // An expired session must not keep a live socket.

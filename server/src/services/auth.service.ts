@@ -1,5 +1,5 @@
 // Sign-in, sessions and sign-out: the only code that issues or revokes a session.
-import { RateLimitedError, type SiteAccess, UnauthenticatedError, type UserView } from '@lumibase/shared';
+import { type SiteAccess, UnauthenticatedError, type UserView } from '@lumibase/shared';
 import type { LoginLimiter } from '../security/login-limiter.js';
 import type { PasswordHasher } from '../security/password-hasher.js';
 import { generateSessionToken, hashSessionToken } from '../security/session-token.js';
@@ -37,21 +37,28 @@ export class AuthService {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** `address` is the client's IP: failures are limited per email and per address. */
+  /**
+   * `address` is the client's IP: attempts are limited per email and per address, reserved before the
+   * password is hashed (so concurrent guesses cannot all pass the check) and given back on success.
+   */
   async login({ email, password, address }: { email: string; password: string; address: string }): Promise<LoginResult> {
     const { stores, hasher, limiter } = this.options;
-    const attempt = { email, address };
-    const wait = await limiter.blockedFor(attempt);
-    if (wait > 0) throw new RateLimitedError({ message: 'Too many failed sign-ins; try again later', retryAfterSeconds: wait });
+    const reserved = await limiter.reserve({ email, address });
 
-    const credentials = await stores.users.findCredentials(email);
-    // An unknown email costs the same hashing time as a wrong password: timing tells nothing.
-    if (!credentials) await hasher.burn(password);
-    const valid = credentials ? await hasher.verify(password, credentials.passwordHash) : false;
-    if (!credentials || !valid) {
-      await limiter.recordFailure(attempt);
-      throw new UnauthenticatedError({ message: 'Invalid email or password' });
+    let credentials: Awaited<ReturnType<typeof stores.users.findCredentials>>;
+    let valid: boolean;
+    try {
+      credentials = await stores.users.findCredentials(email);
+      // An unknown email costs the same hashing time as a wrong password: timing tells nothing.
+      if (!credentials) await hasher.burn(password);
+      valid = credentials ? await hasher.verify(password, credentials.passwordHash) : false;
+    } catch (error) {
+      // Never checked (too many hashes at once, the database away): the attempt does not count.
+      await reserved.release();
+      throw error;
     }
+    if (!credentials || !valid) throw new UnauthenticatedError({ message: 'Invalid email or password' });
+    await reserved.release();
 
     const token = generateSessionToken();
     const expiresAt = new Date(this.now().getTime() + this.options.sessionTtlHours * 3_600_000);

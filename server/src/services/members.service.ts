@@ -35,6 +35,27 @@ function toMember(membership: MembershipRecord, user: UserView): MemberView {
   };
 }
 
+/**
+ * Whether `actor` may change or remove `user`'s current membership: a superadmin may change any; a
+ * superadmin's membership changes only by a superadmin; anyone else only a member whose current
+ * capabilities they all hold. Otherwise a member with `users:write` could demote or remove an admin,
+ * and so strip the site of its approvers.
+ */
+function assertMayManage(actor: MemberActor, user: UserView | null, current: MembershipRecord | null): void {
+  if (actor.user.isSuperadmin) return;
+  if (user?.isSuperadmin) {
+    throw new ForbiddenError({ message: "Only a superadmin may change a superadmin's membership", reason: 'member-is-superadmin' });
+  }
+  if (!current) return;
+  const held = effectiveCapabilities(current.role, current.capabilities).filter((capability) => capability !== WILDCARD);
+  if (!hasCapabilities({ capabilities: actor.capabilities, isSuperadmin: false }, held)) {
+    throw new ForbiddenError({
+      message: 'You cannot change a member who holds capabilities you do not hold',
+      reason: 'member-exceeds-own',
+    });
+  }
+}
+
 export class MembersService {
   constructor(
     private readonly stores: Pick<Stores, 'users' | 'forSite'>,
@@ -44,7 +65,8 @@ export class MembersService {
   /**
    * Creates or replaces `userId`'s membership. `*` may only be given to a superadmin (else
    * ValidationError), and nobody but a superadmin may grant capabilities they do not hold
-   * themselves (else ForbiddenError): holding `users:write` must not be a way to become admin.
+   * themselves, nor change a member who holds more than they do (else ForbiddenError): holding
+   * `users:write` must not be a way to become admin, nor to demote one.
    * An unknown or malformed user id is the same refusal as any id outside the site.
    */
   async put(siteId: string, userId: string, input: PutMemberRequest, actor: MemberActor): Promise<MemberView> {
@@ -58,13 +80,22 @@ export class MembersService {
     if (!hasCapabilities({ capabilities: actor.capabilities, isSuperadmin: actor.user.isSuperadmin }, granted)) {
       throw new ForbiddenError({ message: 'You cannot grant capabilities you do not hold', reason: 'grant-exceeds-own' });
     }
-    const membership = await this.stores.forSite(siteId).members.put(user.id, input.role, extras);
+    const members = this.stores.forSite(siteId).members;
+    assertMayManage(actor, user, await members.get(user.id));
+    const membership = await members.put(user.id, input.role, extras);
     return toMember(membership, user);
   }
 
-  /** Removes the membership; ForbiddenError (the not-in-site refusal) when there is none. */
-  async remove(siteId: string, userId: string): Promise<void> {
-    const removed = await this.stores.forSite(siteId).members.remove(userId);
+  /**
+   * Removes the membership, under the same rule as changing it; ForbiddenError (the not-in-site
+   * refusal) when there is none.
+   */
+  async remove(siteId: string, userId: string, actor: MemberActor): Promise<void> {
+    const members = this.stores.forSite(siteId).members;
+    const [membership, user] = await Promise.all([members.get(userId), this.stores.users.findById(userId)]);
+    if (!membership) throw recordNotInSite();
+    assertMayManage(actor, user, membership);
+    const removed = await members.remove(userId);
     if (!removed) throw recordNotInSite();
     this.events.emit('membership-removed', { siteId, userId: userId.toLowerCase() });
   }

@@ -24,8 +24,10 @@ function capabilitiesFor(user: UserView, role: SiteAccess['role'], extras: reado
   return user.isSuperadmin ? capabilities : capabilities.filter((capability) => capability !== WILDCARD);
 }
 
+const refusal = () => new ForbiddenError({ message: 'No access to this site', reason: 'not-a-member' });
+
 export class SiteAccessService {
-  constructor(private readonly stores: Pick<Stores, 'sites' | 'userMemberships' | 'forSite'>) {}
+  constructor(private readonly stores: Pick<Stores, 'users' | 'sites' | 'userMemberships' | 'forSite'>) {}
 
   /** Every site the user may enter; a superadmin enters all of them as `superadmin` holding `*`. */
   async sitesOf(user: UserView): Promise<SiteAccess[]> {
@@ -47,7 +49,6 @@ export class SiteAccessService {
    * site the user is not a member of are one and the same refusal, so ids cannot be probed.
    */
   async resolve(user: UserView, siteId: string): Promise<ResolvedSite> {
-    const refusal = () => new ForbiddenError({ message: 'No access to this site', reason: 'not-a-member' });
     if (!parseObjectId(siteId)) throw refusal();
     // Both lookups at once: this runs on every site-scoped request.
     const [site, membership] = await Promise.all([
@@ -58,5 +59,12 @@ export class SiteAccessService {
     if (user.isSuperadmin) return { site, role: 'superadmin', capabilities: [WILDCARD] };
     if (!membership) throw refusal();
     return { site, role: membership.role, capabilities: capabilitiesFor(user, membership.role, membership.capabilities) };
+  }
+
+  /** `resolve` for a user named by id: work done on their authority outside a request (an approved skill). */
+  async resolveUser(userId: string, siteId: string): Promise<ResolvedSite & { user: UserView }> {
+    const user = await this.stores.users.findById(userId);
+    if (!user) throw refusal();
+    return { user, ...(await this.resolve(user, siteId)) };
   }
 }

@@ -1,5 +1,5 @@
 // Checks an item's `data` against its collection's fields: the CMS's one validation rule, for humans and skills alike.
-import { type ErrorDetail, type Field, ValidationError } from '@lumibase/shared';
+import { type ErrorDetail, exceedsJsonDepth, type Field, JSON_DEPTH_MESSAGE, ValidationError } from '@lumibase/shared';
 import { z } from 'zod';
 
 export interface ItemChanges {
@@ -28,7 +28,7 @@ function typeProblem(field: Field, value: unknown): string | undefined {
         ? undefined
         : 'Expected an ISO-8601 date-time with a time zone, such as 2024-05-01T09:30:00Z';
     case 'json':
-      return undefined;
+      return exceedsJsonDepth(value) ? JSON_DEPTH_MESSAGE : undefined;
     case 'enum': {
       const values = Array.isArray(field.options?.values) ? (field.options.values as unknown[]) : [];
       return typeof value === 'string' && values.includes(value) ? undefined : `Expected one of: ${values.map(String).join(', ')}`;

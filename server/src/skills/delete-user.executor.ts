@@ -1,5 +1,6 @@
 // deleteUser: removes the user's membership in the current site (the account stays); a re-run succeeds.
-import { ForbiddenError, NotFoundError } from '@lumibase/shared';
+import { NotFoundError } from '@lumibase/shared';
+import { isRecordNotInSite } from '../store/record-not-in-site.js';
 import { runOnce, tolerating } from './run-once.js';
 import type { ExecutorFactory } from './skill-dependencies.js';
 
@@ -9,14 +10,16 @@ export const deleteUserExecutor: ExecutorFactory<'deleteUser'> = (dependencies) 
     context,
     skillName: 'deleteUser',
     perform: async (resumed) => {
+      // The members rule applies to whoever the skill runs for: they may not remove someone holding more than they do.
+      const { user, capabilities } = await dependencies.access.resolveUser(context.actor.id, context.siteId);
       try {
         await tolerating(
           resumed,
-          () => dependencies.members.remove(context.siteId, args.userId),
-          (error) => error instanceof ForbiddenError,
+          () => dependencies.members.remove(context.siteId, args.userId, { user, capabilities }),
+          isRecordNotInSite,
         );
       } catch (error) {
-        if (!(error instanceof ForbiddenError)) throw error;
+        if (!isRecordNotInSite(error)) throw error;
         throw new NotFoundError({ message: `User "${args.userId}" is not a member of this site` });
       }
       return { userId: args.userId, removedFromSite: true };

@@ -5,6 +5,7 @@ import type { CollectionsService } from '../services/collections.service.js';
 import type { FieldsService } from '../services/fields.service.js';
 import type { ItemsService } from '../services/items.service.js';
 import type { MembersService } from '../services/members.service.js';
+import type { SiteAccessService } from '../services/site-access.service.js';
 import type { WriteContext } from '../services/write-context.js';
 import type { OperationRepository } from '../store/ai/operation.store.js';
 
@@ -13,6 +14,8 @@ export interface SkillDependencies {
   fields: Pick<FieldsService, 'add' | 'update' | 'remove'>;
   items: Pick<ItemsService, 'list' | 'get' | 'create' | 'update' | 'remove'>;
   members: Pick<MembersService, 'remove'>;
+  /** The actor's standing in the site, for skills whose rules depend on it (deleteUser). */
+  access: Pick<SiteAccessService, 'resolveUser'>;
   operations: { forSite(siteId: string): { operations: OperationRepository } };
   clock?: () => Date;
 }

@@ -1,6 +1,6 @@
 // The executors over the real CMS services and stores: what each skill does, and that a second run of one operation is a no-op.
 import { randomUUID } from 'node:crypto';
-import { type Field, NotFoundError, SKILL_NAMES } from '@lumibase/shared';
+import { type Capability, type Field, NotFoundError, SKILL_NAMES } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SkillExecutionContext, SkillExecutors } from '../harness/skill-executors.js';
 import { CollectionsService } from '../services/collections.service.js';
@@ -8,6 +8,7 @@ import { DomainEvents } from '../services/domain-events.js';
 import { FieldsService } from '../services/fields.service.js';
 import { ItemsService } from '../services/items.service.js';
 import { MembersService } from '../services/members.service.js';
+import { SiteAccessService } from '../services/site-access.service.js';
 import type { AiStores } from '../store/ai/ai-stores.js';
 import type { Stores } from '../store/stores.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
@@ -17,7 +18,13 @@ import { createSkillExecutors } from './create-skill-executors.js';
 let database: TestDatabase;
 let stores: Stores;
 let aiStores: AiStores;
-let services: { collections: CollectionsService; fields: FieldsService; items: ItemsService; members: MembersService };
+let services: {
+  collections: CollectionsService;
+  fields: FieldsService;
+  items: ItemsService;
+  members: MembersService;
+  access: SiteAccessService;
+};
 let executors: SkillExecutors;
 
 beforeAll(async () => {
@@ -28,6 +35,7 @@ beforeAll(async () => {
     fields: new FieldsService(stores),
     items: new ItemsService(stores),
     members: new MembersService(stores, new DomainEvents()),
+    access: new SiteAccessService(stores),
   };
   executors = createSkillExecutors({ ...services, operations: aiStores });
 });
@@ -159,20 +167,45 @@ describe('each executor, run twice with the same operation id, has the effect of
     });
   });
 
+  /** A user holding `role` (and `extras`) in `siteId`, as the actor a skill runs for. */
+  async function memberActor(siteId: string, role: 'admin' | 'editor', extras: Capability[] = []) {
+    const user = await stores.users.create({
+      email: `${randomUUID()}@example.test`,
+      name: 'Actor',
+      passwordHash: 'x',
+      isSuperadmin: false,
+    });
+    await stores.forSite(siteId).members.put(user.id, role, extras);
+    return { id: user.id, name: user.name };
+  }
+
   it('deleteUser removes the membership in the current site only, once', async () => {
     const siteId = await newSite();
     const otherSiteId = await newSite();
     const user = await stores.users.create({ email: `${randomUUID()}@example.test`, name: 'Bob', passwordHash: 'x', isSuperadmin: false });
     await stores.forSite(siteId).members.put(user.id, 'editor', []);
     await stores.forSite(otherSiteId).members.put(user.id, 'viewer', []);
-    const context = contextIn(siteId);
+    const context = { ...contextIn(siteId), actor: await memberActor(siteId, 'admin') };
     const [first, second] = await twice(() => executors.deleteUser({ userId: user.id }, context));
     expect(first).toEqual({ userId: user.id, removedFromSite: true });
     expect(second).toEqual(first);
     expect(await stores.forSite(siteId).members.get(user.id)).toBeNull();
     expect(await stores.forSite(otherSiteId).members.get(user.id)).toMatchObject({ role: 'viewer' });
     expect(await stores.users.findById(user.id)).toMatchObject({ id: user.id });
-    await expect(executors.deleteUser({ userId: user.id }, contextIn(siteId))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(executors.deleteUser({ userId: user.id }, { ...context, operationId: randomUUID() })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+
+  it('deleteUser runs under the members rule: an actor with users:write cannot remove an admin', async () => {
+    const siteId = await newSite();
+    const admin = await memberActor(siteId, 'admin');
+    const context = { ...contextIn(siteId), actor: await memberActor(siteId, 'editor', ['users:write', 'approvals:decide']) };
+    await expect(executors.deleteUser({ userId: admin.id }, context)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      reason: 'member-exceeds-own',
+    });
+    expect(await stores.forSite(siteId).members.get(admin.id)).toMatchObject({ role: 'admin' });
   });
 
   it('the reads are plain reads', async () => {

@@ -105,11 +105,11 @@ export class EventLogStore extends SiteScopedStore {
     return first?.seq;
   }
 
-  /** Events with `after < seq <= upTo`, in seq order. */
-  async listAfter(after: number, upTo = Number.MAX_SAFE_INTEGER): Promise<SiteEvent[]> {
-    const documents = await this.models.SiteEvent.find(this.scoped({ seq: { $gt: after, $lte: upTo } }))
-      .sort({ seq: 1 })
-      .lean();
+  /** Events with `after < seq <= upTo`, in seq order; at most `limit` of them (the first ones) when given. */
+  async listAfter(after: number, upTo = Number.MAX_SAFE_INTEGER, limit?: number): Promise<SiteEvent[]> {
+    const query = this.models.SiteEvent.find(this.scoped({ seq: { $gt: after, $lte: upTo } })).sort({ seq: 1 });
+    if (limit !== undefined) query.limit(limit);
+    const documents = await query.lean();
     return documents.map((document) => this.toEvent(document));
   }
 

@@ -60,6 +60,8 @@ export interface TestServerParts {
   executors?: (real: SkillExecutors) => SkillExecutors;
   /** Wraps the real skill-execution queue (a test makes it refuse jobs, as Redis does when it is down). */
   queue?: (real: SkillExecutionQueue) => SkillExecutionQueue;
+  /** Hash passwords at the production cost (~50 ms), for tests of what that cost makes possible. */
+  productionScrypt?: boolean;
 }
 
 let counter = 0;
@@ -89,7 +91,7 @@ export async function startTestServer(
     mongo: database.connection,
     redis,
     publish: () => {},
-    scryptParameters: TEST_SCRYPT,
+    ...(parts.productionScrypt ? {} : { scryptParameters: TEST_SCRYPT }),
   });
   const executors = parts.executors ? parts.executors(domain.executors) : domain.executors;
   const realQueue = createSkillExecutionQueue({ redisUrl, prefix, logger });

@@ -49,6 +49,27 @@ describe('parseSkillArguments', () => {
     expect(result).toEqual({ success: false, details: [{ path: 'data.nested.0.__proto__', message: 'the key __proto__ is not allowed' }] });
   });
 
+  it('refuses field options nested deeper than 64 levels, in a new field and in a change', () => {
+    let options: Record<string, unknown> = {};
+    for (let level = 1; level < 65; level += 1) options = { a: options };
+    const created = parseSkillArguments(SKILLS.createField, { collection: 'posts', field: { name: 'x', type: 'json', options } });
+    expect(created).toEqual({ success: false, details: [{ path: 'field.options', message: 'must not nest deeper than 64 levels' }] });
+    const changed = parseSkillArguments(SKILLS.updateField, { collection: 'posts', field: 'x', changes: { options } });
+    expect(changed).toEqual({ success: false, details: [{ path: 'changes.options', message: 'must not nest deeper than 64 levels' }] });
+    expect(parseSkillArguments(SKILLS.updateField, { collection: 'posts', field: 'x', changes: { options: options.a } }).success).toBe(
+      true,
+    );
+  });
+
+  it('refuses arguments nested 100,000 levels deep with details, before any recursive walk could overflow the stack', () => {
+    const data = JSON.parse(`{"meta":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    const result = parseSkillArguments(SKILLS.createItem, { collection: 'posts', data });
+    expect(result).toEqual({
+      success: false,
+      details: [{ path: `data.meta${'.0'.repeat(65)}`, message: 'must not nest deeper than 67 levels in the arguments' }],
+    });
+  });
+
   it('refuses values JSON cannot carry: bigints, functions, NaN, dates, cycles', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;

@@ -1,8 +1,16 @@
 // Parses a tool call's arguments with the skill's schema; failures come back as contract details.
 import { detailsFromZodIssues, type ErrorDetail } from '../errors.js';
+import { MAX_JSON_DEPTH } from '../json-depth.js';
 import type { SkillDefinition } from './define-skill.js';
 
 export type ParsedArguments = { success: true; arguments: Record<string, unknown> } | { success: false; details: ErrorDetail[] };
+
+/**
+ * The deepest arguments any skill can need: a field's options (at most MAX_JSON_DEPTH levels) sit
+ * three levels down, in `{ fields: [{ options }] }`. The walk below stops there, so a model's output nested
+ * thousands of levels deep is refused instead of overflowing the stack.
+ */
+const MAX_ARGUMENTS_DEPTH = MAX_JSON_DEPTH + 3;
 
 /**
  * Arguments must be plain JSON: they are stored, shown to reviewers and sent back to the model.
@@ -24,6 +32,10 @@ function findNonJson(value: unknown, path: string[], found: ErrorDetail[], seen:
   const plain = Array.isArray(value) || prototype === Object.prototype || prototype === null;
   if (!plain || seen.has(value)) {
     found.push({ path: joinPath(path), message: plain ? 'must not refer to itself' : 'must be JSON' });
+    return;
+  }
+  if (path.length >= MAX_ARGUMENTS_DEPTH) {
+    found.push({ path: joinPath(path), message: `must not nest deeper than ${MAX_ARGUMENTS_DEPTH} levels in the arguments` });
     return;
   }
   seen.add(value);
