@@ -15,7 +15,7 @@ export interface ComposeCopilotOptions {
   config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE'> & Parameters<typeof createPlanner>[0];
   logger: Logger;
   redis: RedisClientType;
-  domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog'>;
+  domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog' | 'revisions'>;
   /** How approved skills run: through the skill-execution queue (QueuedApprovalExecutor). */
   approvalExecutor: ApprovalExecutor;
 }
@@ -26,6 +26,7 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
   const harness = new AISecureHarness({
     stores,
     executors,
+    undoFor: (siteId, operationId) => domain.revisions.undoFor(siteId, operationId),
     reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
   });
   const decider = new ApprovalDecider({ stores, executor: approvalExecutor });

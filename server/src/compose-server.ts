@@ -9,6 +9,7 @@ import { composeCopilot } from './compose-copilot.js';
 import type { Domain } from './compose-domain.js';
 import type { Config } from './config.js';
 import { type SiteRouter, createApiRouter } from './http/api.router.js';
+import { createRevisionsRouter } from './http/revisions.router.js';
 import { createHttpApp } from './http/app.js';
 import type { DependencyCheck } from './infrastructure/dependency-check.js';
 import type { Logger } from './logger.js';
@@ -37,7 +38,10 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
   const approvalExecutor = new QueuedApprovalExecutor({ queue, stores: domain.aiStores, waitMs: config.DECIDE_WAIT_MS, logger });
   // The Copilot's routers (`/ai`) join here, built over the domain, and act in the X-Site-Id site.
   const copilot = await composeCopilot({ config, logger, redis, domain, approvalExecutor });
-  const siteRouters: SiteRouter[] = [copilot.siteRouter];
+  const siteRouters: SiteRouter[] = [
+    copilot.siteRouter,
+    { path: '/items', router: createRevisionsRouter({ revisions: domain.revisions }) },
+  ];
   const api = createApiRouter({ services, studioOrigin: config.STUDIO_ORIGIN, siteRouters });
   const app = createHttpApp({ logger, dependencies, api, ...(studio ? { studio } : {}) });
 

@@ -4,7 +4,14 @@ import { Router } from 'express';
 import type { ItemsService } from '../services/items.service.js';
 import { requireCollectionName } from './collection-name-param.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
-import { currentSiteId, requireCapabilities } from './require-capabilities.js';
+import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
+import type { Request } from 'express';
+
+/** A REST write is on the signed-in user's authority; their revision says so. */
+function restWrite(request: Request) {
+  const { id, name } = currentUser(request);
+  return { actor: { id, name }, via: 'rest' as const };
+}
 
 /** Mounted after tenancy. */
 export function createItemsRouter({ items }: { items: ItemsService }): Router {
@@ -25,16 +32,20 @@ export function createItemsRouter({ items }: { items: ItemsService }): Router {
 
   router.post('/items/:collection', write, checkCollectionName, async (request, response) => {
     const { data } = parseInput(ItemWriteRequest, request.body, 'body');
-    sendData(response, 201, await items.create(currentSiteId(request), routeParam(request, 'collection'), data));
+    sendData(response, 201, await items.create(currentSiteId(request), routeParam(request, 'collection'), data, restWrite(request)));
   });
 
   router.patch('/items/:collection/:id', write, checkCollectionName, async (request, response) => {
     const { data } = parseInput(ItemWriteRequest, request.body, 'body');
-    sendData(response, 200, await items.update(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id'), data));
+    sendData(
+      response,
+      200,
+      await items.update(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id'), data, restWrite(request)),
+    );
   });
 
   router.delete('/items/:collection/:id', write, checkCollectionName, async (request, response) => {
-    await items.remove(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id'));
+    await items.remove(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id'), restWrite(request));
     sendNoContent(response);
   });
   return router;

@@ -21,6 +21,6 @@ export interface SkillDependencies {
 export type ExecutorFactory<Name extends SkillName> = (dependencies: SkillDependencies) => SkillExecutor<Name>;
 
 /** The write context the services take: on whose authority, and the id that makes a retry harmless. */
-export function writeContext({ actor, operationId }: SkillExecutionContext): WriteContext {
-  return { actor, operationId };
+export function writeContext({ actor, operationId, via, approvalId }: SkillExecutionContext): WriteContext {
+  return { actor, operationId, ...(via ? { via } : {}), ...(approvalId ? { approvalId } : {}) };
 }
