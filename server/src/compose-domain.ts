@@ -42,8 +42,8 @@ export async function composeDomain({ config, logger, mongo, redis, publish, scr
     hasher,
     events,
   });
-  const executors = createSkillExecutors({ ...services, operations: aiStores });
   const revisions = new RevisionsService({ stores, audit: (siteId) => aiStores.forSite(siteId).audit });
+  const executors = createSkillExecutors({ ...services, operations: aiStores, revisions });
   return { eventLog, relay, stores, aiStores, services, hasher, executors, revisions };
 }
 

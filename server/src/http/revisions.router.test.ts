@@ -164,6 +164,8 @@ describe('item revisions', () => {
     });
     expect(decided.status).toBe(200);
     expect(decided.body.data.status).toBe('approved');
+    // An approved deletion of an item carries its undo too: the revision before the deletion.
+    expect(decided.body.data.result).toEqual({ collection: 'posts', id, deleted: true, undo: { collection: 'posts', id, revision: 2 } });
     const [deletion] = await revisionsOf(id);
     expect(deletion).toMatchObject({ revision: 3, action: 'deleted', via: 'approval', approvalId });
 

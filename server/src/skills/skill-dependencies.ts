@@ -4,6 +4,7 @@ import type { SkillExecutionContext, SkillExecutor } from '../harness/skill-exec
 import type { CollectionsService } from '../services/collections.service.js';
 import type { FieldsService } from '../services/fields.service.js';
 import type { ItemsService } from '../services/items.service.js';
+import type { RevisionsService } from '../services/revisions.service.js';
 import type { MembersService } from '../services/members.service.js';
 import type { WriteContext } from '../services/write-context.js';
 import type { OperationRepository } from '../store/ai/operation.store.js';
@@ -14,6 +15,8 @@ export interface SkillDependencies {
   items: Pick<ItemsService, 'list' | 'get' | 'create' | 'update' | 'remove'>;
   members: Pick<MembersService, 'remove'>;
   operations: { forSite(siteId: string): { operations: OperationRepository } };
+  /** Finds the revision that undoes an item change (deleteItem's result carries it for the Copilot's Undo). */
+  revisions?: Pick<RevisionsService, 'undoFor'>;
   clock?: () => Date;
 }
 
