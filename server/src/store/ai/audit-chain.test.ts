@@ -65,6 +65,11 @@ describe('the audit chain', () => {
     const audit = await chainOf(siteId, 5);
     await auditCollection().updateOne({ siteId: new Types.ObjectId(siteId), seq: 3 }, { $set: { skillName: 'forged' } });
     expect(await audit.verify()).toEqual({ valid: false, entries: 5, brokenAt: 3 });
+    // A field the API never writes, added to an entry, breaks it too.
+    const other = freshSite();
+    const otherAudit = await chainOf(other, 3);
+    await auditCollection().updateOne({ siteId: new Types.ObjectId(other), seq: 2 }, { $set: { detail: { forged: true } } });
+    expect(await otherAudit.verify()).toEqual({ valid: false, entries: 3, brokenAt: 2 });
   });
 
   it('names the seq of an entry removed behind the API', async () => {

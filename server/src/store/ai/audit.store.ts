@@ -54,6 +54,26 @@ function contentOf(document: AuditDocument): ChainedContent {
   };
 }
 
+const STORED_FIELDS = new Set([
+  '_id',
+  'siteId',
+  'seq',
+  'prevHash',
+  'hash',
+  'action',
+  'skillName',
+  'approvalId',
+  'actor',
+  'detailJson',
+  'createdAt',
+]);
+
+/** A field the API never writes (added behind its back) is a change the hash cannot see: it breaks the chain too. */
+function onlyStoredFields(document: AuditDocument): boolean {
+  const actorKeys = Object.keys((document.actor ?? {}) as object);
+  return Object.keys(document).every((key) => STORED_FIELDS.has(key)) && actorKeys.every((key) => key === 'id' || key === 'name');
+}
+
 /** Appends of one site wait for each other inside a process; processes race on the unique seq index. */
 const queuesByModel = new WeakMap<object, AppendQueues>();
 function queuesFor(model: object): AppendQueues {
@@ -151,6 +171,7 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
         const intact =
           document.seq === expected &&
           document.prevHash === prevHash &&
+          onlyStoredFields(document) &&
           typeof document.hash === 'string' &&
           document.hash === chainHash(contentOf(document));
         if (!intact) {
