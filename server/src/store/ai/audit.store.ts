@@ -2,7 +2,7 @@
 import type { AuditEntry, AuditVerification } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { isDuplicateKeyError } from '../duplicate-key.js';
-import { AppendQueues } from '../event-log.store.js';
+import { queuesFor } from '../event-log.store.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
 import { SiteScopedStore } from '../site-scoped.js';
 import { type ChainedContent, chainHash, GENESIS_HASH } from './audit-chain.js';
@@ -74,17 +74,6 @@ function onlyStoredFields(document: AuditDocument): boolean {
   return Object.keys(document).every((key) => STORED_FIELDS.has(key)) && actorKeys.every((key) => key === 'id' || key === 'name');
 }
 
-/** Appends of one site wait for each other inside a process; processes race on the unique seq index. */
-const queuesByModel = new WeakMap<object, AppendQueues>();
-function queuesFor(model: object): AppendQueues {
-  let queues = queuesByModel.get(model);
-  if (!queues) {
-    queues = new AppendQueues();
-    queuesByModel.set(model, queues);
-  }
-  return queues;
-}
-
 export class AuditStore extends SiteScopedStore implements AuditRepository {
   constructor(
     private readonly models: Pick<AiModels, 'audit' | 'auditHeads'>,
@@ -99,6 +88,7 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
    * chain stays linear and gap-free.
    */
   append(entry: NewAuditEntry): Promise<AuditEntry> {
+    // Appends of one site wait for each other inside a process; processes race on the unique seq index.
     return queuesFor(this.models.audit).run(this.siteId, () => this.appendNow(entry));
   }
 
