@@ -16,7 +16,7 @@ export interface ComposeCopilotOptions {
   config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE' | 'LLM_MAX_STEPS'> & Parameters<typeof createPlanner>[0];
   logger: Logger;
   redis: RedisClientType;
-  domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog' | 'stores'>;
+  domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog' | 'stores' | 'revisions'>;
   /** The caller's sockets for copilot-progress (the socket server); absent, turns run without progress events. */
   progress?: CopilotProgressSink;
   /** How approved skills run: through the skill-execution queue (QueuedApprovalExecutor). */
@@ -29,6 +29,7 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
   const harness = new AISecureHarness({
     stores,
     executors,
+    undoFor: (siteId, operationId) => domain.revisions.undoFor(siteId, operationId),
     reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
   });
   const decider = new ApprovalDecider({ stores, executor: approvalExecutor });

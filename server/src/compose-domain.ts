@@ -9,6 +9,7 @@ import { createEventLog } from './store/event-log.js';
 import { OutboxRelay } from './store/outbox.js';
 import { PasswordHasher } from './security/password-hasher.js';
 import { createServices } from './services/index.js';
+import { RevisionsService } from './services/revisions.service.js';
 import { DomainEvents } from './services/domain-events.js';
 import { createSkillExecutors } from './skills/index.js';
 import { AiStores } from './store/ai/ai-stores.js';
@@ -41,8 +42,9 @@ export async function composeDomain({ config, logger, mongo, redis, publish, scr
     hasher,
     events,
   });
-  const executors = createSkillExecutors({ ...services, operations: aiStores });
-  return { eventLog, relay, stores, aiStores, services, hasher, executors };
+  const revisions = new RevisionsService({ stores, audit: (siteId) => aiStores.forSite(siteId).audit });
+  const executors = createSkillExecutors({ ...services, operations: aiStores, revisions });
+  return { eventLog, relay, stores, aiStores, services, hasher, executors, revisions };
 }
 
 export type Domain = Awaited<ReturnType<typeof composeDomain>>;

@@ -9,6 +9,7 @@ import { composeCopilot } from './compose-copilot.js';
 import type { Domain } from './compose-domain.js';
 import type { Config } from './config.js';
 import { type SiteRouter, createApiRouter } from './http/api.router.js';
+import { createRevisionsRouter } from './http/revisions.router.js';
 import { createHttpApp } from './http/app.js';
 import type { DependencyCheck } from './infrastructure/dependency-check.js';
 import type { Logger } from './logger.js';
@@ -45,7 +46,10 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
     approvalExecutor,
     ...(sockets ? { progress: { send: (sessionId, event) => sockets.server.sendCopilotProgress(sessionId, event) } } : {}),
   });
-  const siteRouters: SiteRouter[] = [copilot.siteRouter];
+  const siteRouters: SiteRouter[] = [
+    copilot.siteRouter,
+    { path: '/items', router: createRevisionsRouter({ revisions: domain.revisions }) },
+  ];
   const idempotencyStore = new IdempotencyStore(stores.models.idempotency, config.IDEMPOTENCY_RETENTION_SECONDS * 1000);
   const api = createApiRouter({
     services,

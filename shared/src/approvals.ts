@@ -56,7 +56,7 @@ export function approvalShape<DateSchema extends z.ZodType>(date: DateSchema) {
 export const Approval = z.object(approvalShape(z.date()));
 export type Approval = z.infer<typeof Approval>;
 
-export const AUDIT_ACTIONS = ['executed', 'denied', 'approval_requested', 'approved', 'rejected', 'execution_failed'] as const;
+export const AUDIT_ACTIONS = ['executed', 'denied', 'approval_requested', 'approved', 'rejected', 'execution_failed', 'restored'] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
 
@@ -71,6 +71,10 @@ export function auditEntryShape<DateSchema extends z.ZodType>(date: DateSchema) 
     /** What happened, as JSON: the arguments, the message and details of a denial, an error. */
     detail: z.record(z.string(), z.unknown()).optional(),
     createdAt: date,
+    /** The hash chain (API.md): 1, 2, … per site; absent only on entries written before the chain existed. */
+    seq: z.number().int().min(1).optional(),
+    prevHash: z.string().optional(),
+    hash: z.string().optional(),
   };
 }
 

@@ -4,11 +4,14 @@ import { z } from 'zod';
 import { ApprovalJson } from './api/approvals.js';
 
 export const ContentChange = z.object({
-  kind: z.enum(['collection', 'field', 'item']),
+  /** `trash`: a collection or field restored from the trash. */
+  kind: z.enum(['collection', 'field', 'item', 'trash']),
   action: z.enum(['created', 'updated', 'deleted']),
   collection: z.string(),
   id: z.string().optional(),
   field: z.string().optional(),
+  /** Item events: the item's revision after the change (API.md, "Revisions, trash and undo"). */
+  revision: z.number().int().min(1).optional(),
 });
 export type ContentChange = z.infer<typeof ContentChange>;
 

@@ -63,7 +63,13 @@ describe('ApprovalDecider.decideApproval', () => {
 
         expect(recorder.calls).toHaveLength(1);
         expect(recorder.calls[0]!.args).toEqual(approval.arguments);
-        expect(recorder.calls[0]!.context).toEqual({ siteId, actor: { id: admin.id, name: admin.name }, operationId: approval.id });
+        expect(recorder.calls[0]!.context).toEqual({
+          siteId,
+          actor: { id: admin.id, name: admin.name },
+          operationId: approval.id,
+          via: 'approval',
+          approvalId: approval.id,
+        });
         const stored = await database.stores.forSite(siteId).approvals.get(approval.id);
         expect(stored).toEqual(decided);
         expect(decided.attempts).toBe(1);

@@ -55,6 +55,8 @@ async function execute({ approval, executors, reportError }: RunApprovalOptions)
       siteId: approval.siteId,
       actor,
       operationId: approval.id,
+      via: 'approval',
+      approvalId: approval.id,
     });
     return { ok: true, result };
   } catch (error) {

@@ -145,7 +145,12 @@ describe('AISecureHarness', () => {
         expect(recorder.calls[0]).toEqual({
           name: call.skill.name,
           args: call.arguments,
-          context: { siteId: context.siteId, actor: { id: context.actor.id, name: context.actor.name }, operationId: expect.any(String) },
+          context: {
+            siteId: context.siteId,
+            actor: { id: context.actor.id, name: context.actor.name },
+            operationId: expect.any(String),
+            via: 'copilot',
+          },
         });
         const { approvals, audit } = await traces(context.siteId);
         expect(approvals).toHaveLength(0);

@@ -146,7 +146,12 @@ describe('AISecureHarness.execute', () => {
       skill: { name: 'listCollections', arguments: {} },
       data: [{ name: 'posts', fields: [] }],
     });
-    expect(recorder.calls[0]!.context).toEqual({ siteId: ctx.siteId, actor: { id: 'u2', name: 'Vic' }, operationId: 'op-1' });
+    expect(recorder.calls[0]!.context).toEqual({
+      siteId: ctx.siteId,
+      actor: { id: 'u2', name: 'Vic' },
+      operationId: 'op-1',
+      via: 'copilot',
+    });
   });
 
   it('answers denied (execution_failed), with the DomainError’s message, code and details, when a safe executor fails', async () => {

@@ -6,6 +6,7 @@ import {
   type ErrorDetail,
   type ReadBefore,
   type SkillOutcome,
+  type UndoRef,
   SKILL_NAMES,
   findSkill,
   hasCapabilities,
@@ -47,6 +48,8 @@ export interface AISecureHarnessOptions {
   executors: SkillExecutors;
   clock?: () => Date;
   newOperationId?: () => string;
+  /** The revision that undoes the item change an operation made (API.md: outcomes carry `undo`). */
+  undoFor?: (siteId: string, operationId: string) => Promise<UndoRef | undefined>;
   /** Receives executor errors that are not DomainErrors (logged by the composition root). */
   reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
 }
@@ -59,8 +62,10 @@ export class AISecureHarness {
   private readonly clock: () => Date;
   private readonly newOperationId: () => string;
   private readonly reportError: AISecureHarnessOptions['reportError'];
+  private readonly undoFor: AISecureHarnessOptions['undoFor'];
 
-  constructor({ stores, executors, clock = () => new Date(), newOperationId = randomUUID, reportError }: AISecureHarnessOptions) {
+  constructor({ stores, executors, clock = () => new Date(), newOperationId = randomUUID, reportError, undoFor }: AISecureHarnessOptions) {
+    this.undoFor = undoFor;
     this.stores = stores;
     this.executors = executors;
     this.clock = clock;
@@ -160,9 +165,12 @@ export class AISecureHarness {
         siteId: context.siteId,
         actor: actorOf(context),
         operationId,
+        via: 'copilot',
       });
       await record({ action: 'executed', skillName: name, detail: { arguments: parsed.arguments, operationId } });
-      return { status: 'executed', skill: call, data };
+      // The change is made: failing to find its undo must not turn it into a denial.
+      const undo = await this.undoFor?.(context.siteId, operationId).catch(() => undefined);
+      return { status: 'executed', skill: call, data, ...(undo ? { undo } : {}) };
     } catch (error) {
       // The contract has three statuses: a safe skill that failed is denied, with why (lead's decision).
       const failure = describeFailure(error, name, (internal) => this.reportError?.(internal, { skillName: name, siteId: context.siteId }));

@@ -1,5 +1,5 @@
 // The seam between the harness and the code that performs skills (skills/, over the CMS services).
-import type { ActorRef, SkillArguments, SkillName } from '@lumibase/shared';
+import type { ActorRef, RevisionVia, SkillArguments, SkillName } from '@lumibase/shared';
 
 export interface SkillExecutionContext {
   siteId: string;
@@ -10,6 +10,10 @@ export interface SkillExecutionContext {
    * of one run; for a safe call it is fresh per call.
    */
   operationId: string;
+  /** How the change came about, for item revisions: `copilot` (a safe call) or `approval`. */
+  via?: RevisionVia;
+  /** The approval being executed, if any. */
+  approvalId?: string;
 }
 
 /** Receives arguments already parsed with the skill's schema; throws a DomainError to fail. */

@@ -11,7 +11,7 @@ export interface AiRouterOptions {
   chat: Pick<ChatService, 'chat'>;
   approvals: Pick<ApprovalsService, 'list' | 'get' | 'decide'>;
   conversations: Pick<ConversationsService, 'list' | 'messages' | 'remove'>;
-  audit: Pick<AuditService, 'list'>;
+  audit: Pick<AuditService, 'list' | 'verify'>;
 }
 
 /** The caller as the harness and the decider see them: who, and what they hold in this site. */
@@ -85,6 +85,10 @@ export function createAiRouter({ chat, approvals, conversations, audit }: AiRout
     const page = parseInput(ListQuery, request.query, 'query');
     const { records, total } = await audit.list(currentSiteId(request), page);
     sendData(response, 200, records.map(auditEntryJson), { total, ...page });
+  });
+
+  router.get('/audit/verify', decide, async (request, response) => {
+    sendData(response, 200, await audit.verify(currentSiteId(request)));
   });
 
   return router;

@@ -5,7 +5,13 @@ import type { ItemsService } from '../services/items.service.js';
 import { requireCollectionName } from './collection-name-param.js';
 import { writeContextOf } from './idempotency.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
-import { currentSiteId, requireCapabilities } from './require-capabilities.js';
+import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
+
+/** A REST write is on the signed-in user's authority; their revision says so. */
+function restWrite(request: Request) {
+  const { id, name } = currentUser(request);
+  return { actor: { id, name }, via: 'rest' as const };
+}
 
 /**
  * The body's `data` with the keys the client sent. zod's record copies it without an own
@@ -35,16 +41,24 @@ export function createItemsRouter({ items }: { items: ItemsService }): Router {
   });
 
   router.post('/items/:collection', write, checkCollectionName, async (request, response) => {
-    sendData(response, 201, await items.create(currentSiteId(request), routeParam(request, 'collection'), itemData(request), writeContextOf(request)));
+    sendData(
+      response,
+      201,
+      await items.create(currentSiteId(request), routeParam(request, 'collection'), itemData(request), { ...restWrite(request), ...writeContextOf(request) }),
+    );
   });
 
   router.patch('/items/:collection/:id', write, checkCollectionName, async (request, response) => {
     const data = itemData(request);
-    sendData(response, 200, await items.update(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id'), data));
+    sendData(
+      response,
+      200,
+      await items.update(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id'), data, restWrite(request)),
+    );
   });
 
   router.delete('/items/:collection/:id', write, checkCollectionName, async (request, response) => {
-    await items.remove(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id'));
+    await items.remove(currentSiteId(request), routeParam(request, 'collection'), routeParam(request, 'id'), restWrite(request));
     sendNoContent(response);
   });
   return router;

@@ -75,9 +75,9 @@ describe('content-changed', () => {
     const expected = [
       { kind: 'collection', action: 'created', collection: 'notes' },
       { kind: 'field', action: 'created', collection: 'notes', field: 'pinned' },
-      { kind: 'item', action: 'created', collection: 'notes', id: item.id },
-      { kind: 'item', action: 'updated', collection: 'notes', id: item.id },
-      { kind: 'item', action: 'deleted', collection: 'notes', id: item.id },
+      { kind: 'item', action: 'created', collection: 'notes', id: item.id, revision: 1 },
+      { kind: 'item', action: 'updated', collection: 'notes', id: item.id, revision: 2 },
+      { kind: 'item', action: 'deleted', collection: 'notes', id: item.id, revision: 3 },
       { kind: 'field', action: 'updated', collection: 'notes', field: 'pinned' },
       { kind: 'field', action: 'deleted', collection: 'notes', field: 'pinned' },
       { kind: 'collection', action: 'deleted', collection: 'notes' },

@@ -8,6 +8,17 @@ import { collectionNotFound } from './collections.service.js';
 import { recordNotInSite } from '../store/record-not-in-site.js';
 import { validateItemData } from './validate-item-data.js';
 import type { WriteContext } from './write-context.js';
+import { type RevisionMeta, SYSTEM_ACTOR } from '../store/item-revision.store.js';
+
+/** Who and how, as the item's revision records it. */
+export function revisionMeta(context: WriteContext): RevisionMeta {
+  return {
+    actor: context.actor ?? SYSTEM_ACTOR,
+    via: context.via ?? 'rest',
+    ...(context.approvalId !== undefined ? { approvalId: context.approvalId } : {}),
+    ...(context.operationId !== undefined ? { operationId: context.operationId } : {}),
+  };
+}
 
 function toItemView(record: ItemRecord, collection: string): ItemView {
   return { id: record.id, collection, data: record.data, createdAt: record.createdAt, updatedAt: record.updatedAt };
@@ -39,7 +50,7 @@ export class ItemsService {
   async create(siteId: string, collection: string, data: Record<string, unknown>, context: WriteContext = {}): Promise<ItemView> {
     const { site, record } = await this.collection(siteId, collection);
     const { set } = validateItemData(record.fields, data, 'create');
-    const item = await site.items.insert(record, set, context.operationId);
+    const item = await site.items.insert(record, set, context.operationId, revisionMeta(context));
     return toItemView(item, collection);
   }
 
@@ -49,18 +60,18 @@ export class ItemsService {
     collection: string,
     id: string,
     data: Record<string, unknown>,
-    _context: WriteContext = {},
+    context: WriteContext = {},
   ): Promise<ItemView> {
     const { site, record } = await this.collection(siteId, collection);
     const changes = validateItemData(record.fields, data, 'patch');
-    const item = await site.items.update(record, id, changes);
+    const item = await site.items.update(record, id, changes, revisionMeta(context));
     if (!item) throw recordNotInSite();
     return toItemView(item, collection);
   }
 
-  async remove(siteId: string, collection: string, id: string, _context: WriteContext = {}): Promise<void> {
+  async remove(siteId: string, collection: string, id: string, context: WriteContext = {}): Promise<void> {
     const { site, record } = await this.collection(siteId, collection);
-    if (!(await site.items.delete(record, id))) throw recordNotInSite();
+    if (!(await site.items.delete(record, id, revisionMeta(context)))) throw recordNotInSite();
   }
 
   private async collection(siteId: string, name: string): Promise<{ site: SiteStores; record: CollectionRecord }> {

@@ -19,6 +19,8 @@ export const deleteItemExecutor: ExecutorFactory<'deleteItem'> = (dependencies) 
       } catch (error) {
         throw error instanceof ForbiddenError ? itemNotFound(args.collection, args.id) : error;
       }
-      return { collection: args.collection, id: args.id, deleted: true };
+      // Best effort: the deletion is done whether or not its undo can be named.
+      const undo = await dependencies.revisions?.undoFor(context.siteId, context.operationId).catch(() => undefined);
+      return { collection: args.collection, id: args.id, deleted: true, ...(undo ? { undo } : {}) };
     },
   });

@@ -4,6 +4,7 @@ import type { SkillExecutionContext, SkillExecutor } from '../harness/skill-exec
 import type { CollectionsService } from '../services/collections.service.js';
 import type { FieldsService } from '../services/fields.service.js';
 import type { ItemsService } from '../services/items.service.js';
+import type { RevisionsService } from '../services/revisions.service.js';
 import type { MembersService } from '../services/members.service.js';
 import type { SiteAccessService } from '../services/site-access.service.js';
 import type { WriteContext } from '../services/write-context.js';
@@ -17,6 +18,8 @@ export interface SkillDependencies {
   /** The actor's standing in the site, for skills whose rules depend on it (deleteUser). */
   access: Pick<SiteAccessService, 'resolveUser'>;
   operations: { forSite(siteId: string): { operations: OperationRepository } };
+  /** Finds the revision that undoes an item change (deleteItem's result carries it for the Copilot's Undo). */
+  revisions?: Pick<RevisionsService, 'undoFor'>;
   clock?: () => Date;
 }
 
@@ -24,6 +27,6 @@ export interface SkillDependencies {
 export type ExecutorFactory<Name extends SkillName> = (dependencies: SkillDependencies) => SkillExecutor<Name>;
 
 /** The write context the services take: on whose authority, and the id that makes a retry harmless. */
-export function writeContext({ actor, operationId }: SkillExecutionContext): WriteContext {
-  return { actor, operationId };
+export function writeContext({ actor, operationId, via, approvalId }: SkillExecutionContext): WriteContext {
+  return { actor, operationId, ...(via ? { via } : {}), ...(approvalId ? { approvalId } : {}) };
 }

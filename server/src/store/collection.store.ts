@@ -95,6 +95,13 @@ export class CollectionStore extends SiteScopedStore {
     return document ? toCollection(document) : null;
   }
 
+  /** A live collection by its internal id (what item revisions point at). */
+  async findById(id: string): Promise<CollectionRecord | null> {
+    if (!Types.ObjectId.isValid(id)) return null;
+    const document = await this.collections.findOne(this.live({ _id: new Types.ObjectId(id) })).lean<StoredCollection>();
+    return document ? toCollection(document) : null;
+  }
+
   /**
    * Throws ConflictError when the site already has a collection of that name, unless that
    * collection was created by the same `operationId` (a retry), which returns it instead.

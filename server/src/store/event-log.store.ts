@@ -37,8 +37,8 @@ export class AppendQueues {
 }
 
 /** Stores are built per request; the queues belong to the models, i.e. to the process's connection. */
-const queuesByModels = new WeakMap<SiteEventModels, AppendQueues>();
-function queuesFor(models: SiteEventModels): AppendQueues {
+const queuesByModels = new WeakMap<object, AppendQueues>();
+export function queuesFor(models: object): AppendQueues {
   let queues = queuesByModels.get(models);
   if (!queues) {
     queues = new AppendQueues();

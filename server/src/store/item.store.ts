@@ -4,6 +4,7 @@ import { Types } from 'mongoose';
 import { NOT_DELETED, type OutboxRelay, owe } from './outbox.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
 import { decodeRecord, encodeJsonValue, encodeRecord } from './json-codec.js';
+import { oweRevision, type RevisionMeta, SYSTEM_ACTOR } from './item-revision.store.js';
 import type { CmsItemModel } from './models/cms-item.model.js';
 import { type Page, type PageOf, parseObjectId, toId, toIso } from './object-id.js';
 import { SiteScopedStore } from './site-scoped.js';
@@ -13,6 +14,8 @@ export interface ItemRecord {
   data: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
+  /** The item's latest revision (0 for an item written before revisions existed and never changed since). */
+  revision: number;
 }
 
 interface StoredItem {
@@ -20,6 +23,7 @@ interface StoredItem {
   data: unknown;
   createdAt: Date;
   updatedAt: Date;
+  revision?: number;
 }
 
 function toItem(document: StoredItem): ItemRecord {
@@ -28,7 +32,18 @@ function toItem(document: StoredItem): ItemRecord {
     data: decodeRecord(document.data),
     createdAt: toIso(document.createdAt),
     updatedAt: toIso(document.updatedAt),
+    revision: document.revision ?? 0,
   };
+}
+
+/** How many times a change is retried when concurrent changes keep taking the revision it read. */
+const MAX_REVISION_ATTEMPTS = 100;
+
+const DEFAULT_META: RevisionMeta = { actor: SYSTEM_ACTOR, via: 'rest' };
+
+/** Matches the item while its revision is still `revision`: concurrent changes get consecutive numbers. */
+function atRevision(revision: number) {
+  return revision === 0 ? { revision: { $exists: false } } : { revision };
 }
 
 /** `data.<field>` paths; field names are validated names, never containing `.` or `$`. */
@@ -67,7 +82,12 @@ export class ItemStore extends SiteScopedStore {
    * Inserts an item. With an `operationId`, a repeat of the same operation returns the item the
    * first one created instead of inserting a second (the unique index on it decides).
    */
-  async insert(collection: { id: string; name: string }, data: Record<string, unknown>, operationId?: string): Promise<ItemRecord> {
+  async insert(
+    collection: { id: string; name: string },
+    data: Record<string, unknown>,
+    operationId?: string,
+    meta: RevisionMeta = DEFAULT_META,
+  ): Promise<ItemRecord> {
     if (operationId !== undefined) {
       const existing = await this.findByOperation(operationId);
       if (existing) return existing;
@@ -80,7 +100,9 @@ export class ItemStore extends SiteScopedStore {
           collectionId: parseObjectId(collection.id),
           data: encodeRecord(data),
           ...(operationId !== undefined ? { operationId } : {}),
-          outbox: [this.owe('created', collection.name, _id.toString())],
+          revision: 1,
+          owedRevisions: [oweRevision(1, 'created', data, { ...meta, ...(operationId !== undefined ? { operationId } : {}) })],
+          outbox: [this.owe('created', collection.name, _id.toString(), 1)],
         }),
       ]);
       await this.relay.relay(this.items, _id);
@@ -92,42 +114,127 @@ export class ItemStore extends SiteScopedStore {
     }
   }
 
-  /** Sets and unsets top-level values; null when the item is not in this site and collection. */
+  /**
+   * Sets and unsets top-level values; null when the item is not in this site and collection. The
+   * change and its revision are one write, made only while the item is still at the revision read.
+   */
   async update(
     collection: { id: string; name: string },
     id: string,
     changes: { set: Record<string, unknown>; unset: readonly string[] },
+    meta: RevisionMeta = DEFAULT_META,
   ): Promise<ItemRecord | null> {
     const objectId = parseObjectId(id);
     if (!objectId) return null;
     const setNames = Object.keys(changes.set);
-    const update = {
-      ...(setNames.length > 0 ? { $set: dataPaths(setNames, (name) => encodeJsonValue(changes.set[name])) } : {}),
-      ...(changes.unset.length > 0 ? { $unset: dataPaths(changes.unset, () => '') } : {}),
-      $push: { outbox: this.owe('updated', collection.name, objectId.toString()) },
-    };
-    const document = await this.items
-      .findOneAndUpdate({ ...this.inCollection(collection.id), _id: objectId }, update, { new: true })
-      .lean<StoredItem>();
-    if (!document) return null;
-    await this.relay.relay(this.items, objectId);
-    return toItem(document);
+    return this.changeAtRevision(collection, objectId, (current, revision) => {
+      const after = { ...decodeRecord(current.data), ...changes.set };
+      for (const name of changes.unset) delete after[name];
+      return {
+        $set: { ...dataPaths(setNames, (name) => encodeJsonValue(changes.set[name])), revision },
+        ...(changes.unset.length > 0 ? { $unset: dataPaths(changes.unset, () => '') } : {}),
+        $push: {
+          outbox: this.owe('updated', collection.name, objectId.toString(), revision),
+          owedRevisions: oweRevision(revision, 'updated', after, meta),
+        },
+      };
+    });
+  }
+
+  /** Replaces the item's data with a restored revision's; null when the item does not exist (any more). */
+  async replace(
+    collection: { id: string; name: string },
+    id: string,
+    data: Record<string, unknown>,
+    meta: RevisionMeta,
+  ): Promise<ItemRecord | null> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return null;
+    return this.changeAtRevision(collection, objectId, (_current, revision) => ({
+      $set: { data: encodeRecord(data), revision },
+      $push: {
+        outbox: this.owe('updated', collection.name, objectId.toString(), revision),
+        owedRevisions: oweRevision(revision, 'restored', data, meta),
+      },
+    }));
+  }
+
+  /**
+   * Re-creates a deleted item under its old id with `revision` (the one after its last). Null when
+   * the id is taken (the item exists again, or its tombstone is not relayed yet).
+   */
+  async recreate(
+    collection: { id: string; name: string },
+    id: string,
+    data: Record<string, unknown>,
+    revision: number,
+    meta: RevisionMeta,
+  ): Promise<ItemRecord | null> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return null;
+    try {
+      const [created] = await this.items.create([
+        this.owned({
+          _id: objectId,
+          collectionId: parseObjectId(collection.id),
+          data: encodeRecord(data),
+          revision,
+          owedRevisions: [oweRevision(revision, 'restored', data, meta)],
+          outbox: [this.owe('created', collection.name, objectId.toString(), revision)],
+        }),
+      ]);
+      await this.relay.relay(this.items, objectId);
+      return toItem(created!.toObject() as unknown as StoredItem);
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Finishes what an item id owes (its revisions, its events, its tombstone). */
+  settle(id: string): Promise<void> {
+    return this.relay.relay(this.items, id);
   }
 
   /**
    * True if the item was in this site and collection. The item becomes a tombstone carrying the
    * event its deletion owes; the relay removes it once that event is in the site's log.
    */
-  async delete(collection: { id: string; name: string }, id: string): Promise<boolean> {
+  async delete(collection: { id: string; name: string }, id: string, meta: RevisionMeta = DEFAULT_META): Promise<boolean> {
     const objectId = parseObjectId(id);
     if (!objectId) return false;
-    const result = await this.items.updateOne(
-      { ...this.inCollection(collection.id), _id: objectId },
-      { $set: { deletedAt: new Date() }, $push: { outbox: this.owe('deleted', collection.name, objectId.toString()) } },
-    );
-    if (result.modifiedCount === 0) return false;
-    await this.relay.relay(this.items, objectId);
-    return true;
+    const deleted = await this.changeAtRevision(collection, objectId, (current, revision) => ({
+      $set: { deletedAt: new Date(), revision },
+      $push: {
+        outbox: this.owe('deleted', collection.name, objectId.toString(), revision),
+        owedRevisions: oweRevision(revision, 'deleted', decodeRecord(current.data), meta),
+      },
+    }));
+    return deleted !== null;
+  }
+
+  /**
+   * Reads the item, then applies `change(current, next revision)` only while the item is still at the
+   * revision it read, retrying when a concurrent change took it; relays what the change owes.
+   */
+  private async changeAtRevision(
+    collection: { id: string; name: string },
+    objectId: Types.ObjectId,
+    change: (current: StoredItem, revision: number) => Record<string, unknown>,
+  ): Promise<ItemRecord | null> {
+    const filter = { ...this.inCollection(collection.id), _id: objectId };
+    for (let attempt = 0; attempt < MAX_REVISION_ATTEMPTS; attempt++) {
+      const current = await this.items.findOne(filter).lean<StoredItem>();
+      if (!current) return null;
+      const read = current.revision ?? 0;
+      const document = await this.items
+        .findOneAndUpdate({ ...filter, ...atRevision(read) }, change(current, read + 1), { new: true })
+        .lean<StoredItem>();
+      if (!document) continue;
+      await this.relay.relay(this.items, objectId);
+      return toItem(document);
+    }
+    throw new Error(`item ${objectId.toString()} kept changing: gave up after ${MAX_REVISION_ATTEMPTS} attempts`);
   }
 
   /** Part of deleting the collection, whose own event covers its items: tombstones go too. */
@@ -152,8 +259,8 @@ export class ItemStore extends SiteScopedStore {
     return this.items.countDocuments(this.inCollection(collectionId));
   }
 
-  private owe(action: ContentChange['action'], collection: string, id: string) {
-    return owe({ name: 'content-changed', body: { kind: 'item', action, collection, id } });
+  private owe(action: ContentChange['action'], collection: string, id: string, revision: number) {
+    return owe({ name: 'content-changed', body: { kind: 'item', action, collection, id, revision } });
   }
 
   private async findByOperation(operationId: string): Promise<ItemRecord | null> {

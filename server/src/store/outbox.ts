@@ -40,6 +40,16 @@ interface OwingDocument {
 // biome-ignore lint/suspicious/noExplicitAny: the relay works over every model that carries outbox fields.
 type OwingModel = Model<any>;
 
+/**
+ * Other work a model's documents may owe with a change (an item's revisions): `drain` does it before
+ * the events are relayed; `owing` finds documents that still owe it, `settled` those that do not.
+ */
+export interface OwedWork {
+  owing: Record<string, unknown>;
+  settled: Record<string, unknown>;
+  drain(id: Types.ObjectId | string): Promise<void>;
+}
+
 export interface OutboxRelayOptions {
   eventLog: (siteId: string) => EventLogStore;
   publish: (event: SiteEvent) => void;
@@ -48,13 +58,15 @@ export interface OutboxRelayOptions {
 
 export class OutboxRelay {
   private readonly models = new Set<OwingModel>();
+  private readonly work = new Map<OwingModel, OwedWork>();
   private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
   /** Models whose leftovers `relayAll` looks for. */
-  register(model: OwingModel): void {
+  register(model: OwingModel, work?: OwedWork): void {
     this.models.add(model);
+    if (work) this.work.set(model, work);
   }
 
   /**
@@ -82,8 +94,9 @@ export class OutboxRelay {
   async relayAll(): Promise<number> {
     let visited = 0;
     for (const model of this.models) {
+      const work = this.work.get(model);
       const owing = await model
-        .find({ $or: [{ 'outbox.0': { $exists: true } }, { deletedAt: { $exists: true } }] }, { _id: 1 })
+        .find({ $or: [{ 'outbox.0': { $exists: true } }, { deletedAt: { $exists: true } }, ...(work ? [work.owing] : [])] }, { _id: 1 })
         .lean<{ _id: Types.ObjectId }[]>();
       for (const { _id } of owing) {
         await this.relay(model, _id);
@@ -96,6 +109,8 @@ export class OutboxRelay {
   private async relayNow(model: OwingModel, id: Types.ObjectId | string): Promise<void> {
     const document = await model.findById(id, { siteId: 1, outbox: 1, deletedAt: 1 }).lean<OwingDocument>();
     if (!document) return;
+    const work = this.work.get(model);
+    await work?.drain(document._id);
     const log = this.options.eventLog(document.siteId.toString());
     for (const entry of document.outbox ?? []) {
       const event = await log.append({
@@ -110,7 +125,7 @@ export class OutboxRelay {
       await model.deleteOne({
         _id: document._id,
         deletedAt: { $exists: true },
-        $or: [{ outbox: { $size: 0 } }, { outbox: { $exists: false } }],
+        $and: [{ $or: [{ outbox: { $size: 0 } }, { outbox: { $exists: false } }] }, ...(work ? [work.settled] : [])],
       });
     }
   }

@@ -70,7 +70,7 @@ describe('site-scoped stores', () => {
       expect(record).not.toHaveProperty('_id');
       expect(record!.id).toMatch(/^[0-9a-f]{24}$/);
     }
-    expect(item).toEqual({ id: item.id, data: { n: 1 }, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(item).toEqual({ id: item.id, data: { n: 1 }, createdAt: expect.any(String), updatedAt: expect.any(String), revision: 1 });
   });
 
   it('answer null, not an exception, for malformed ids', async () => {

@@ -3,6 +3,7 @@ import type { Connection } from 'mongoose';
 import type { OutboxRelay } from './outbox.js';
 import { CollectionStore } from './collection.store.js';
 import { ItemStore } from './item.store.js';
+import { ItemRevisionStore, itemRevisionWork } from './item-revision.store.js';
 import { MembershipStore } from './membership.store.js';
 import { createModels, type Models } from './models/index.js';
 import { SessionStore } from './session.store.js';
@@ -16,6 +17,7 @@ export interface SiteStores {
   members: MembershipStore;
   collections: CollectionStore;
   items: ItemStore;
+  revisions: ItemRevisionStore;
 }
 
 export interface Stores {
@@ -33,7 +35,7 @@ export interface Stores {
 export async function createStores(connection: Connection, { relay }: { relay: OutboxRelay }): Promise<Stores> {
   const models = await createModels(connection);
   relay.register(models.collections);
-  relay.register(models.items);
+  relay.register(models.items, itemRevisionWork(models.items, models.itemRevisions));
   return {
     models,
     relay,
@@ -46,6 +48,7 @@ export async function createStores(connection: Connection, { relay }: { relay: O
       members: new MembershipStore(models.memberships, siteId),
       collections: new CollectionStore(models.collections, siteId, relay),
       items: new ItemStore(models.items, siteId, relay),
+      revisions: new ItemRevisionStore(models.itemRevisions, siteId),
     }),
   };
 }

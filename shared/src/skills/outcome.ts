@@ -15,12 +15,17 @@ export const DENIAL_REASONS = ['unknown_skill', 'invalid_arguments', 'missing_ca
 export const DenialReason = z.enum(DENIAL_REASONS);
 export type DenialReason = z.infer<typeof DenialReason>;
 
+/** Restoring `revision` of the item undoes what the call changed (API.md, "Revisions, trash and undo"). */
+export const UndoRef = z.object({ collection: z.string(), id: z.string(), revision: z.number().int().min(1) });
+export type UndoRef = z.infer<typeof UndoRef>;
+
 export const ExecutedOutcome = z.object({
   status: z.literal('executed'),
   /** Absent for a reply in which the model called no skill. */
   skill: SkillCall.optional(),
   data: z.unknown().optional(),
   message: z.string().optional(),
+  undo: UndoRef.optional(),
 });
 
 export const PendingApprovalOutcome = z.object({

@@ -1,5 +1,5 @@
 // The site's Copilot audit trail, newest first.
-import type { AuditEntry } from '@lumibase/shared';
+import type { AuditEntry, AuditVerification } from '@lumibase/shared';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
 import type { Page, PageOf } from '../../store/object-id.js';
 
@@ -10,5 +10,10 @@ export class AuditService {
     const { audit } = this.stores.forSite(siteId);
     const [records, total] = await Promise.all([audit.list(page), audit.count()]);
     return { records, total };
+  }
+
+  /** Walks the site's hash chain; `brokenAt` names the first seq whose hash or link does not hold. */
+  verify(siteId: string): Promise<AuditVerification> {
+    return this.stores.forSite(siteId).audit.verify();
   }
 }

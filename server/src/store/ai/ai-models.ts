@@ -50,10 +50,31 @@ const auditSchema = new Schema(
     actor: { type: actor, required: true },
     detailJson: { type: String },
     createdAt: { type: Date, required: true },
+    /** The hash chain (store/ai/audit-chain.ts): per-site seq 1, 2, … allocated under the unique index below. */
+    seq: { type: Number },
+    prevHash: { type: String },
+    hash: { type: String },
   },
   { collection: 'ai_audit', ...options },
 );
 auditSchema.index({ siteId: 1, createdAt: -1 });
+// No two entries of a site share a seq: concurrent appenders (other processes included) race on it.
+auditSchema.index({ siteId: 1, seq: 1 }, { unique: true, partialFilterExpression: { seq: { $type: 'number' } } });
+
+/**
+ * The last link of each site's audit chain, so an append need not look for it among all entries
+ * (the embedded server scans for anything but `_id`). Only a hint: the unique seq index decides, and
+ * an append that finds the hint stale reads the real last entry.
+ */
+const auditHeadSchema = new Schema(
+  {
+    siteId: { type: Schema.Types.ObjectId, required: true },
+    seq: { type: Number, required: true },
+    hash: { type: String, required: true },
+  },
+  { collection: 'ai_audit_heads', ...options },
+);
+auditHeadSchema.index({ siteId: 1 }, { unique: true });
 
 const conversationSchema = new Schema(
   {
@@ -113,6 +134,7 @@ export type OperationDocument = WithId<InferSchemaType<typeof operationSchema>>;
 export interface AiModels {
   approvals: Model<InferSchemaType<typeof approvalSchema>>;
   audit: Model<InferSchemaType<typeof auditSchema>>;
+  auditHeads: Model<InferSchemaType<typeof auditHeadSchema>>;
   conversations: Model<InferSchemaType<typeof conversationSchema>>;
   messages: Model<InferSchemaType<typeof messageSchema>>;
   operations: Model<InferSchemaType<typeof operationSchema>>;
@@ -126,6 +148,7 @@ export function createAiModels(connection: Connection): AiModels {
   return {
     approvals: register(connection, 'AiApproval', approvalSchema),
     audit: register(connection, 'AiAudit', auditSchema),
+    auditHeads: register(connection, 'AiAuditHead', auditHeadSchema),
     conversations: register(connection, 'AiConversation', conversationSchema),
     messages: register(connection, 'AiMessage', messageSchema),
     operations: register(connection, 'AiOperation', operationSchema),

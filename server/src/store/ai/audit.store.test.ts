@@ -27,7 +27,17 @@ describe('AuditStore', () => {
       fc.asyncProperty(entryArbitrary, async (entry) => {
         const audit = database.stores.forSite(freshSiteId()).audit;
         const created = await audit.append(entry);
-        expect(await audit.list()).toEqual([{ ...entry, id: created.id, siteId: audit.siteId }]);
+        expect(await audit.list()).toEqual([
+          {
+            ...entry,
+            id: created.id,
+            siteId: audit.siteId,
+            seq: 1,
+            prevHash: '0'.repeat(64),
+            hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+          },
+        ]);
+        expect(await audit.verify()).toEqual({ valid: true, entries: 1 });
       }),
       { numRuns: 100 },
     );

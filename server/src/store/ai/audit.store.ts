@@ -1,17 +1,26 @@
-// ai_audit for one site: one entry per Copilot action, newest first.
-import type { AuditEntry } from '@lumibase/shared';
-import type { AiModels, AuditDocument } from './ai-models.js';
+// ai_audit for one site: one entry per Copilot action, newest first, chained by SHA-256 in seq order.
+import type { AuditEntry, AuditVerification } from '@lumibase/shared';
+import { Types } from 'mongoose';
+import { isDuplicateKeyError } from '../duplicate-key.js';
+import { queuesFor } from '../event-log.store.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
 import { SiteScopedStore } from '../site-scoped.js';
+import { type ChainedContent, chainHash, GENESIS_HASH } from './audit-chain.js';
+import type { AiModels, AuditDocument } from './ai-models.js';
 
-export type NewAuditEntry = Omit<AuditEntry, 'id' | 'siteId'>;
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'siteId' | 'seq' | 'prevHash' | 'hash'>;
 
 export interface AuditRepository {
   readonly siteId: string;
   append(entry: NewAuditEntry): Promise<AuditEntry>;
   list(options?: { limit?: number; offset?: number }): Promise<AuditEntry[]>;
   count(): Promise<number>;
+  /** Walks the chain in seq order with a cursor (bounded memory) and names the first broken seq. */
+  verify(): Promise<AuditVerification>;
 }
+
+const MAX_APPEND_ATTEMPTS = 1_000;
+const VERIFY_BATCH = 1_000;
 
 function toAuditEntry(document: AuditDocument): AuditEntry {
   const entry: AuditEntry = {
@@ -24,22 +33,105 @@ function toAuditEntry(document: AuditDocument): AuditEntry {
   if (document.skillName != null) entry.skillName = document.skillName;
   if (document.approvalId != null) entry.approvalId = document.approvalId;
   if (document.detailJson != null) entry.detail = decodeJson(document.detailJson) as Record<string, unknown>;
+  if (document.seq != null) entry.seq = document.seq;
+  if (document.prevHash != null) entry.prevHash = document.prevHash;
+  if (document.hash != null) entry.hash = document.hash;
   return entry;
+}
+
+/** What the hash covers, as read back from a stored document. */
+function contentOf(document: AuditDocument): ChainedContent {
+  return {
+    siteId: document.siteId.toString(),
+    seq: document.seq as number,
+    prevHash: document.prevHash as string,
+    action: document.action,
+    ...(document.skillName != null ? { skillName: document.skillName } : {}),
+    ...(document.approvalId != null ? { approvalId: document.approvalId } : {}),
+    actor: { id: document.actor.id, name: document.actor.name ?? '' },
+    ...(document.detailJson != null ? { detail: decodeJson(document.detailJson) } : {}),
+    createdAt: new Date(document.createdAt).toISOString(),
+  };
+}
+
+const STORED_FIELDS = new Set([
+  '_id',
+  'siteId',
+  'seq',
+  'prevHash',
+  'hash',
+  'action',
+  'skillName',
+  'approvalId',
+  'actor',
+  'detailJson',
+  'createdAt',
+]);
+
+/** A field the API never writes (added behind its back) is a change the hash cannot see: it breaks the chain too. */
+function onlyStoredFields(document: AuditDocument): boolean {
+  const actorKeys = Object.keys((document.actor ?? {}) as object);
+  return Object.keys(document).every((key) => STORED_FIELDS.has(key)) && actorKeys.every((key) => key === 'id' || key === 'name');
 }
 
 export class AuditStore extends SiteScopedStore implements AuditRepository {
   constructor(
-    private readonly models: Pick<AiModels, 'audit'>,
+    private readonly models: Pick<AiModels, 'audit' | 'auditHeads'>,
     siteId: string,
   ) {
     super(siteId);
   }
 
-  async append(entry: NewAuditEntry): Promise<AuditEntry> {
+  /**
+   * Appends as `last + 1`, linked to the last entry's hash. When another process took that seq
+   * (E11000 on the seq index), the new last is read and the entry is linked to it instead: the
+   * chain stays linear and gap-free.
+   */
+  append(entry: NewAuditEntry): Promise<AuditEntry> {
+    // Appends of one site wait for each other inside a process; processes race on the unique seq index.
+    return queuesFor(this.models.audit).run(this.siteId, () => this.appendNow(entry));
+  }
+
+  private async appendNow(entry: NewAuditEntry): Promise<AuditEntry> {
     const { detail, ...rest } = entry;
-    const document = this.owned({ ...rest, ...(detail === undefined ? {} : { detailJson: encodeJson(detail) }) });
-    const [created] = await this.models.audit.insertMany([document], { lean: true });
-    return { ...entry, id: created!._id.toHexString(), siteId: this.siteId };
+    const detailJson = detail === undefined ? undefined : encodeJson(detail);
+    for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
+      // First try the head; after a collision, the entries themselves (the head may lag behind them).
+      const last = attempt === 0 ? await this.head() : await this.lastEntry();
+      const seq = (last?.seq ?? 0) + 1;
+      const prevHash = last?.hash ?? GENESIS_HASH;
+      const _id = new Types.ObjectId();
+      const document = this.owned({ _id, ...rest, ...(detailJson === undefined ? {} : { detailJson }), seq, prevHash });
+      const hash = chainHash(contentOf({ ...document, hash: '' } as unknown as AuditDocument));
+      try {
+        await this.models.audit.insertMany([{ ...document, hash }], { lean: true });
+        await this.advanceHead(seq, hash);
+        return { ...entry, id: _id.toHexString(), siteId: this.siteId, seq, prevHash, hash };
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+    }
+    throw new Error(`could not allocate an audit seq for site ${this.siteId} after ${MAX_APPEND_ATTEMPTS} attempts`);
+  }
+
+  private head(): Promise<{ seq: number; hash: string } | null> {
+    return this.models.auditHeads.findOne(this.scoped({}), { seq: 1, hash: 1 }).lean<{ seq: number; hash: string }>();
+  }
+
+  private lastEntry(): Promise<{ seq: number; hash: string } | null> {
+    return this.models.audit
+      .findOne(this.scoped({ seq: { $type: 'number' } }), { seq: 1, hash: 1 })
+      .sort({ seq: -1 })
+      .lean<{ seq: number; hash: string }>();
+  }
+
+  /** Moves the head forward, never back; losing a race to a later entry (E11000 on the upsert) is fine. */
+  private async advanceHead(seq: number, hash: string): Promise<void> {
+    await this.models.auditHeads
+      .updateOne(this.scoped({ seq: { $lt: seq } }), { $set: { seq, hash } }, { upsert: true })
+      .catch((error: unknown) => {
+        if (!isDuplicateKeyError(error)) throw error;
+      });
   }
 
   async list({ limit = 25, offset = 0 }: { limit?: number; offset?: number } = {}): Promise<AuditEntry[]> {
@@ -54,5 +146,34 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
 
   count(): Promise<number> {
     return this.models.audit.countDocuments(this.scoped({}));
+  }
+
+  async verify(): Promise<AuditVerification> {
+    // Entries without a seq (inserted behind the API's back) sort first and break the chain at 1.
+    const cursor = this.models.audit.find(this.scoped({})).sort({ seq: 1 }).batchSize(VERIFY_BATCH).lean<AuditDocument[]>().cursor();
+    let expected = 1;
+    let prevHash = GENESIS_HASH;
+    let entries = 0;
+    try {
+      for await (const raw of cursor) {
+        const document = raw as unknown as AuditDocument;
+        entries++;
+        const intact =
+          document.seq === expected &&
+          document.prevHash === prevHash &&
+          onlyStoredFields(document) &&
+          typeof document.hash === 'string' &&
+          document.hash === chainHash(contentOf(document));
+        if (!intact) {
+          // Changed: its own seq. Removed: the next entry skips it, so the missing seq. Inserted: its seq.
+          return { valid: false, entries: await this.count(), brokenAt: expected };
+        }
+        prevHash = document.hash as string;
+        expected++;
+      }
+    } finally {
+      await cursor.close();
+    }
+    return { valid: true, entries };
   }
 }

@@ -1,6 +1,7 @@
 // The `cms_items` collection: content entries of one collection of one site.
 import { type Connection, type InferSchemaType, type Model, Schema } from 'mongoose';
 import { outboxFields } from '../outbox.js';
+import { revisionFields } from './item-revision.model.js';
 
 const itemSchema = new Schema(
   {
@@ -16,6 +17,13 @@ const itemSchema = new Schema(
     operationId: { type: String },
     /** Site events this record's last writes owe (see store/outbox.ts). */
     ...outboxFields,
+    /** The number of the item's latest revision; absent on items written before revisions existed (0). */
+    revision: { type: Number },
+    /**
+     * Revisions written with the change, like the outbox: `item_revisions` gets them when the item is
+     * relayed, so a change never exists without its revision (store/item-revision.store.ts).
+     */
+    owedRevisions: { type: [new Schema(revisionFields, { _id: false })], default: undefined },
   },
   { collection: 'cms_items', timestamps: true, autoIndex: false, minimize: false },
 );

@@ -3,6 +3,7 @@ import type { Connection } from 'mongoose';
 import { type CmsCollectionModel, createCmsCollectionModel } from './cms-collection.model.js';
 import { type CmsItemModel, createCmsItemModel } from './cms-item.model.js';
 import { createIdempotencyRecordModel, type IdempotencyRecordModel } from './idempotency-record.model.js';
+import { createItemRevisionModel, type ItemRevisionModel } from './item-revision.model.js';
 import { createMembershipModel, type MembershipModel } from './membership.model.js';
 import { createSessionModel, type SessionModel } from './session.model.js';
 import { createSiteModel, type SiteModel } from './site.model.js';
@@ -16,6 +17,7 @@ export interface Models {
   collections: CmsCollectionModel;
   items: CmsItemModel;
   idempotency: IdempotencyRecordModel;
+  itemRevisions: ItemRevisionModel;
 }
 
 /**
@@ -31,6 +33,7 @@ export async function createModels(connection: Connection): Promise<Models> {
     collections: createCmsCollectionModel(connection),
     items: createCmsItemModel(connection),
     idempotency: createIdempotencyRecordModel(connection),
+    itemRevisions: createItemRevisionModel(connection),
   };
   for (const model of Object.values(models)) await model.createIndexes();
   return models;

@@ -1,0 +1,141 @@
+// The audit's hash chain over the wire: appends link entries by seq; verify names the first broken seq.
+import { Types } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '../../testing/test-database.js';
+import { createTestStores } from '../../testing/test-stores.js';
+import { type ChainedContent, canonicalJson, chainHash, GENESIS_HASH } from './audit-chain.js';
+import type { AiStores } from './ai-stores.js';
+
+let database: TestDatabase;
+let stores: AiStores;
+
+beforeAll(async () => {
+  database = await openTestDatabase('audit-chain');
+  ({ aiStores: stores } = await createTestStores(database.connection));
+});
+afterAll(() => database?.close());
+
+const actor = { id: 'u1', name: 'Ada' };
+const freshSite = () => new Types.ObjectId().toHexString();
+const auditCollection = () => database.connection.collection('ai_audit');
+
+async function chainOf(siteId: string, length: number) {
+  const audit = stores.forSite(siteId).audit;
+  for (let index = 0; index < length; index++) {
+    await audit.append({ action: 'executed', skillName: `s${index}`, actor, detail: { index }, createdAt: new Date() });
+  }
+  return audit;
+}
+
+describe('canonicalJson', () => {
+  it('sorts keys at every depth, keeps own __proto__ keys as data, and leaves undefined members out', () => {
+    const withProto = JSON.parse('{"b":1,"__proto__":{"z":1,"a":[{"d":2,"c":1}]},"a":null}');
+    expect(canonicalJson(withProto)).toBe('{"__proto__":{"a":[{"c":1,"d":2}],"z":1},"a":null,"b":1}');
+    expect(canonicalJson({ b: undefined, a: 'x' })).toBe('{"a":"x"}');
+  });
+});
+
+describe('the audit chain', () => {
+  it('numbers entries 1, 2, … per site, links each to the previous hash, and verifies an untouched chain', async () => {
+    const siteId = freshSite();
+    const audit = await chainOf(siteId, 5);
+    await chainOf(freshSite(), 2);
+    const entries = (await audit.list({ limit: 10 })).sort((a, b) => a.seq! - b.seq!);
+    expect(entries.map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(entries[0]!.prevHash).toBe(GENESIS_HASH);
+    for (let index = 1; index < entries.length; index++) expect(entries[index]!.prevHash).toBe(entries[index - 1]!.hash);
+    // The hash is the documented one: SHA-256 of prevHash and the canonical JSON without `hash`.
+    const first = entries[0]!;
+    const content: ChainedContent = {
+      siteId,
+      seq: 1,
+      prevHash: GENESIS_HASH,
+      action: 'executed',
+      skillName: 's0',
+      actor,
+      detail: { index: 0 },
+      createdAt: first.createdAt.toISOString(),
+    };
+    expect(first.hash).toBe(chainHash(content));
+    expect(await audit.verify()).toEqual({ valid: true, entries: 5 });
+  });
+
+  it('names the seq of an entry changed behind the API', async () => {
+    const siteId = freshSite();
+    const audit = await chainOf(siteId, 5);
+    await auditCollection().updateOne({ siteId: new Types.ObjectId(siteId), seq: 3 }, { $set: { skillName: 'forged' } });
+    expect(await audit.verify()).toEqual({ valid: false, entries: 5, brokenAt: 3 });
+    // A field the API never writes, added to an entry, breaks it too.
+    const other = freshSite();
+    const otherAudit = await chainOf(other, 3);
+    await auditCollection().updateOne({ siteId: new Types.ObjectId(other), seq: 2 }, { $set: { detail: { forged: true } } });
+    expect(await otherAudit.verify()).toEqual({ valid: false, entries: 3, brokenAt: 2 });
+  });
+
+  it('names the seq of an entry removed behind the API', async () => {
+    const siteId = freshSite();
+    const audit = await chainOf(siteId, 5);
+    await auditCollection().deleteOne({ siteId: new Types.ObjectId(siteId), seq: 2 });
+    expect(await audit.verify()).toEqual({ valid: false, entries: 4, brokenAt: 2 });
+  });
+
+  it('names the seq of an entry inserted behind the API, with or without a seq of its own', async () => {
+    const siteId = freshSite();
+    const audit = await chainOf(siteId, 4);
+    const last = (await audit.list({ limit: 1 }))[0]!;
+    await auditCollection().insertOne({
+      siteId: new Types.ObjectId(siteId),
+      action: 'approved',
+      actor,
+      createdAt: new Date(),
+      seq: 5,
+      prevHash: last.hash,
+      hash: 'f'.repeat(64),
+    });
+    expect(await audit.verify()).toEqual({ valid: false, entries: 5, brokenAt: 5 });
+
+    const other = freshSite();
+    const otherAudit = await chainOf(other, 3);
+    await auditCollection().insertOne({ siteId: new Types.ObjectId(other), action: 'approved', actor, createdAt: new Date() });
+    expect(await otherAudit.verify()).toEqual({ valid: false, entries: 4, brokenAt: 1 });
+  });
+
+  it('stays linear and gap-free when two processes (two connections, each with its own queue) append at once', async () => {
+    const otherConnection = await database.connect();
+    const { aiStores: otherStores } = await createTestStores(otherConnection);
+    const siteId = freshSite();
+    const appendMany = (factory: AiStores, who: string) =>
+      Promise.all(
+        Array.from({ length: 15 }, (_, index) =>
+          factory.forSite(siteId).audit.append({ action: 'executed', skillName: `${who}${index}`, actor, createdAt: new Date() }),
+        ),
+      );
+    await Promise.all([appendMany(stores, 'a'), appendMany(otherStores, 'b')]);
+    const audit = stores.forSite(siteId).audit;
+    const seqs = (await audit.list({ limit: 100 })).map((entry) => entry.seq!).sort((a, b) => a - b);
+    expect(seqs).toEqual(Array.from({ length: 30 }, (_, index) => index + 1));
+    expect(await audit.verify()).toEqual({ valid: true, entries: 30 });
+  });
+
+  it('verifies 100,000 entries, walking them with a cursor to the last one', { timeout: 240_000 }, async () => {
+    const siteId = freshSite();
+    const site = new Types.ObjectId(siteId);
+    let prevHash = GENESIS_HASH;
+    const createdAt = new Date('2026-01-01T00:00:00.000Z');
+    const total = 100_000;
+    for (let start = 1; start <= total; start += 5_000) {
+      const batch = [];
+      for (let seq = start; seq < start + 5_000; seq++) {
+        const hash = chainHash({ siteId, seq, prevHash, action: 'executed', actor, createdAt: createdAt.toISOString() });
+        batch.push({ siteId: site, action: 'executed', actor, createdAt, seq, prevHash, hash });
+        prevHash = hash;
+      }
+      await auditCollection().insertMany(batch, { ordered: false });
+    }
+    const audit = stores.forSite(siteId).audit;
+    expect(await audit.verify()).toEqual({ valid: true, entries: total });
+    // The walk reaches the end: a change to the very last entry is found.
+    await auditCollection().updateOne({ siteId: site, seq: total }, { $set: { action: 'denied' } });
+    expect(await audit.verify()).toEqual({ valid: false, entries: total, brokenAt: total });
+  });
+});

@@ -1,0 +1,148 @@
+// Item revisions: owed on the item document with the change (like its events), then materialised here.
+import type { ActorRef, RevisionAction, RevisionVia } from '@lumibase/shared';
+import type { Types } from 'mongoose';
+import { isDuplicateKeyError } from './duplicate-key.js';
+import { decodeJson, encodeJson } from './json-codec.js';
+import type { CmsItemModel } from './models/cms-item.model.js';
+import type { ItemRevisionModel } from './models/item-revision.model.js';
+import { parseObjectId, toIso } from './object-id.js';
+import type { OwedWork } from './outbox.js';
+import { SiteScopedStore } from './site-scoped.js';
+
+/** Who made a change and how: recorded with every revision. */
+export interface RevisionMeta {
+  actor: ActorRef;
+  via: RevisionVia;
+  approvalId?: string;
+  operationId?: string;
+}
+
+export const SYSTEM_ACTOR: ActorRef = { id: 'system', name: 'System' };
+
+export interface OwedRevision {
+  revision: number;
+  action: RevisionAction;
+  dataJson: string;
+  actor: ActorRef;
+  via: RevisionVia;
+  approvalId?: string;
+  operationId?: string;
+  createdAt: Date;
+}
+
+export interface RevisionRecord {
+  itemId: string;
+  collectionId: string;
+  revision: number;
+  action: RevisionAction;
+  data: Record<string, unknown>;
+  actor: ActorRef;
+  via: RevisionVia;
+  approvalId?: string;
+  operationId?: string;
+  createdAt: string;
+}
+
+/** The revision a change owes: built by the item store and pushed in the same update as the change. */
+export function oweRevision(revision: number, action: RevisionAction, data: Record<string, unknown>, meta: RevisionMeta): OwedRevision {
+  return {
+    revision,
+    action,
+    dataJson: encodeJson(data),
+    actor: { id: meta.actor.id, name: meta.actor.name },
+    via: meta.via,
+    ...(meta.approvalId !== undefined ? { approvalId: meta.approvalId } : {}),
+    ...(meta.operationId !== undefined ? { operationId: meta.operationId } : {}),
+    createdAt: new Date(),
+  };
+}
+
+interface StoredRevision extends OwedRevision {
+  itemId: Types.ObjectId;
+  collectionId: Types.ObjectId;
+}
+
+function toRevision(document: StoredRevision): RevisionRecord {
+  return {
+    itemId: document.itemId.toString(),
+    collectionId: document.collectionId.toString(),
+    revision: document.revision,
+    action: document.action,
+    data: decodeJson(document.dataJson) as Record<string, unknown>,
+    actor: { id: document.actor.id, name: document.actor.name ?? '' },
+    via: document.via,
+    ...(document.approvalId != null ? { approvalId: document.approvalId } : {}),
+    ...(document.operationId != null ? { operationId: document.operationId } : {}),
+    createdAt: toIso(document.createdAt),
+  };
+}
+
+/**
+ * What the outbox relay does for items besides their events: copies owed revisions into
+ * `item_revisions` (a repeat inserts nothing: the unique index), then clears them. A tombstone is
+ * only removed once this is done, so a deleted item's last revision is never lost.
+ */
+export function itemRevisionWork(items: CmsItemModel, revisions: ItemRevisionModel): OwedWork {
+  return {
+    owing: { 'owedRevisions.0': { $exists: true } },
+    settled: { $or: [{ owedRevisions: { $size: 0 } }, { owedRevisions: { $exists: false } }] },
+    async drain(id) {
+      const document = await items
+        .findById(id, { siteId: 1, collectionId: 1, owedRevisions: 1 })
+        .lean<{ _id: Types.ObjectId; siteId: Types.ObjectId; collectionId: Types.ObjectId; owedRevisions?: OwedRevision[] }>();
+      for (const owed of document?.owedRevisions ?? []) {
+        try {
+          await revisions.create({ ...owed, siteId: document!.siteId, collectionId: document!.collectionId, itemId: document!._id });
+        } catch (error) {
+          if (!isDuplicateKeyError(error)) throw error;
+        }
+        await items.updateOne({ _id: document!._id }, { $pull: { owedRevisions: { revision: owed.revision } } }, { timestamps: false });
+      }
+    },
+  };
+}
+
+export class ItemRevisionStore extends SiteScopedStore {
+  constructor(
+    private readonly revisions: ItemRevisionModel,
+    siteId: string,
+  ) {
+    super(siteId);
+  }
+
+  /** Newest first; empty for an id this site never had in this collection. */
+  async list(collectionId: string, itemId: string): Promise<RevisionRecord[]> {
+    const filter = this.ofItem(collectionId, itemId);
+    if (!filter) return [];
+    const documents = await this.revisions.find(filter).sort({ revision: -1 }).lean<StoredRevision[]>();
+    return documents.map(toRevision);
+  }
+
+  async find(collectionId: string, itemId: string, revision: number): Promise<RevisionRecord | null> {
+    const filter = this.ofItem(collectionId, itemId);
+    if (!filter) return null;
+    const document = await this.revisions.findOne({ ...filter, revision }).lean<StoredRevision>();
+    return document ? toRevision(document) : null;
+  }
+
+  /** The latest materialised revision number of the item (0 when there is none). */
+  async latest(collectionId: string, itemId: string): Promise<number> {
+    const filter = this.ofItem(collectionId, itemId);
+    if (!filter) return 0;
+    const document = await this.revisions.findOne(filter, { revision: 1 }).sort({ revision: -1 }).lean<{ revision: number }>();
+    return document?.revision ?? 0;
+  }
+
+  /** The revision a skill operation wrote (an approval's id is its operation id). */
+  async findByOperation(operationId: string): Promise<RevisionRecord | null> {
+    const document = await this.revisions.findOne(this.scoped({ operationId })).sort({ revision: -1 }).lean<StoredRevision>();
+    return document ? toRevision(document) : null;
+  }
+
+  private ofItem(collectionId: string, itemId: string) {
+    const collection = parseObjectId(collectionId);
+    const item = parseObjectId(itemId);
+    if (!collection || !item) return null;
+    return this.scoped({ collectionId: collection, itemId: item });
+  }
+}
