@@ -9,13 +9,20 @@ import { createAiRouter } from './http/ai.router.js';
 import type { SiteRouter } from './http/api.router.js';
 import { createPlanner } from './llm/create-planner.js';
 import type { Logger } from './logger.js';
-import { ApprovalsService, AuditService, ChatRateLimiter, ChatService, ConversationsService } from './services/copilot/index.js';
+import {
+  ApprovalsService,
+  AuditService,
+  ChatRateLimiter,
+  ChatService,
+  ConversationsService,
+  PolicyService,
+} from './services/copilot/index.js';
 
 export interface ComposeCopilotOptions {
-  config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE'> & Parameters<typeof createPlanner>[0];
+  config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE' | 'APPROVAL_TTL_SECONDS'> & Parameters<typeof createPlanner>[0];
   logger: Logger;
   redis: RedisClientType;
-  domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog'>;
+  domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog' | 'approvalTargets'>;
   /** How approved skills run: through the skill-execution queue (QueuedApprovalExecutor). */
   approvalExecutor: ApprovalExecutor;
 }
@@ -27,8 +34,10 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     stores,
     executors,
     reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
+    targets: domain.approvalTargets,
+    approvalTtlMs: config.APPROVAL_TTL_SECONDS * 1000,
   });
-  const decider = new ApprovalDecider({ stores, executor: approvalExecutor });
+  const decider = new ApprovalDecider({ stores, executor: approvalExecutor, targets: domain.approvalTargets });
 
   const planner = createPlanner(config, { onFallback: (reason) => logger.warn({ provider: config.LLM_PROVIDER }, reason) });
   const chat = new ChatService({
@@ -39,7 +48,13 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     reportError: (error) => logger.error({ err: error, provider: planner.provider }, 'planner failed'),
   });
   const approvals = new ApprovalsService({ stores, decider, currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq() });
-  const router = createAiRouter({ chat, approvals, conversations: new ConversationsService(stores), audit: new AuditService(stores) });
+  const router = createAiRouter({
+    chat,
+    approvals,
+    conversations: new ConversationsService(stores),
+    audit: new AuditService(stores),
+    policy: new PolicyService(stores),
+  });
   const siteRouter: SiteRouter = { path: '/ai', router };
   return { stores, executors, harness, decider, chat, approvals, siteRouter };
 }

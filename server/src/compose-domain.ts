@@ -12,6 +12,7 @@ import { createServices } from './services/index.js';
 import { DomainEvents } from './services/domain-events.js';
 import { createSkillExecutors } from './skills/index.js';
 import { AiStores } from './store/ai/ai-stores.js';
+import { StoreApprovalTargets } from './approvals/approval-target.js';
 import { createStores } from './store/stores.js';
 
 export interface DomainOptions {
@@ -42,7 +43,9 @@ export async function composeDomain({ config, logger, mongo, redis, publish, scr
     events,
   });
   const executors = createSkillExecutors({ ...services, operations: aiStores });
-  return { eventLog, relay, stores, aiStores, services, hasher, executors };
+  // What an approval would change, taken by the gate, re-checked by the decider and the worker.
+  const approvalTargets = new StoreApprovalTargets(stores);
+  return { eventLog, relay, stores, aiStores, services, hasher, executors, approvalTargets };
 }
 
 export type Domain = Awaited<ReturnType<typeof composeDomain>>;

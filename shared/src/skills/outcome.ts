@@ -8,9 +8,10 @@ export type SkillCall = z.infer<typeof SkillCall>;
 /**
  * Why a call was denied. `execution_failed`: an authorised safe skill whose executor failed (a
  * missing collection, item data that does not match the fields); the contract has three statuses,
- * so this is a denial too, with the failure's message, code and details.
+ * so this is a denial too, with the failure's message, code and details. `turned_off`: the site's
+ * Copilot policy has the skill `off`.
  */
-export const DENIAL_REASONS = ['unknown_skill', 'invalid_arguments', 'missing_capabilities', 'execution_failed'] as const;
+export const DENIAL_REASONS = ['unknown_skill', 'invalid_arguments', 'missing_capabilities', 'execution_failed', 'turned_off'] as const;
 export const DenialReason = z.enum(DENIAL_REASONS);
 export type DenialReason = z.infer<typeof DenialReason>;
 
