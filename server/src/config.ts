@@ -196,7 +196,8 @@ export const SETTINGS = {
     schema: z.coerce.number().int().min(0).max(600_000).default(0),
     accepts: 'milliseconds from 0 to 600000',
     default: '0',
-    description: "Fault injection for tests: a worker waits this long after taking a job, before checking the approval's target and running it",
+    description:
+      "Fault injection for tests: a worker waits this long after taking a job, before checking the approval's target and running it",
   },
   FAULT_DELAY_AFTER_SKILL_MS: {
     schema: z.coerce.number().int().min(0).max(600_000).default(0),

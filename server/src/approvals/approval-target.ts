@@ -79,8 +79,7 @@ export class StoreApprovalTargets implements ApprovalTargets {
       case 'updateField':
       case 'deleteField': {
         const collection = text('collection');
-        const field =
-          skillName === 'createField' ? String((args.field as { name?: unknown } | undefined)?.name ?? '') : text('field');
+        const field = skillName === 'createField' ? String((args.field as { name?: unknown } | undefined)?.name ?? '') : text('field');
         const record = await site.collections.findByName(collection);
         const exists = record?.fields.some((candidate) => candidate.name === field) ?? false;
         const target: ApprovalTarget = {

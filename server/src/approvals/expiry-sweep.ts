@@ -32,7 +32,7 @@ export class ExpirySweep {
     for (const { _id, siteId } of due) {
       const site = stores.forSite(siteId.toHexString());
       const approval = await site.approvals.get(_id.toHexString());
-      if (!approval || approval.status !== 'pending' || approval.expiresAt.getTime() > now.getTime()) continue;
+      if (approval?.status !== 'pending' || approval.expiresAt.getTime() > now.getTime()) continue;
       if (await expireApproval({ approval, approvals: site.approvals, audit: site.audit, reason: 'ttl', at: now })) expired++;
     }
     if (expired > 0) logger.info({ expired }, 'expired approvals');

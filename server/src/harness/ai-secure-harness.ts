@@ -131,7 +131,12 @@ export class AISecureHarness {
     // The site's policy may turn a skill off, or make a safe one ask; it can never make a dangerous one run at once.
     const mode = (await policy.get()).skills[name] ?? 'ask';
     if (mode === 'off') {
-      const outcome = { status: 'denied' as const, skill: call, reason: 'turned_off' as const, message: `${name} is turned off for this site` };
+      const outcome = {
+        status: 'denied' as const,
+        skill: call,
+        reason: 'turned_off' as const,
+        message: `${name} is turned off for this site`,
+      };
       await record({
         action: 'denied',
         skillName: name,

@@ -18,11 +18,16 @@ export class PolicyService {
     const at = this.clock();
     const before = await policy.get();
     const after = await policy.update(
-      { ...(change.selfApproval !== undefined ? { selfApproval: change.selfApproval } : {}), ...(change.skills ? { skills: change.skills } : {}) },
+      {
+        ...(change.selfApproval !== undefined ? { selfApproval: change.selfApproval } : {}),
+        ...(change.skills ? { skills: change.skills } : {}),
+      },
       at,
     );
     const changedSkills = Object.fromEntries(
-      Object.entries(after.skills).filter(([name, mode]) => before.skills[name] !== mode).map(([name, mode]) => [name, { from: before.skills[name], to: mode }]),
+      Object.entries(after.skills)
+        .filter(([name, mode]) => before.skills[name] !== mode)
+        .map(([name, mode]) => [name, { from: before.skills[name], to: mode }]),
     );
     await audit.append({
       action: 'policy_changed',
