@@ -44,6 +44,8 @@ it('expires a pending approval after its TTL: pushed as approval-decided, final,
   expect(response.status).toBe(409);
   expect(response.body.error.message).toBe('This approval has expired');
   expect((await as('GET', '/ai/approvals?status=expired')).body.data.map((entry: { id: string }) => entry.id)).toContain(created.id);
-  const audit = (await as('GET', '/ai/audit?limit=100')).body.data.filter((entry: { approvalId?: string }) => entry.approvalId === created.id);
+  const audit = (await as('GET', '/ai/audit?limit=100')).body.data.filter(
+    (entry: { approvalId?: string }) => entry.approvalId === created.id,
+  );
   expect(audit[0]).toMatchObject({ action: 'expired', actor: { id: 'system' }, detail: { reason: 'ttl', expiresAt: created.expiresAt } });
 });
