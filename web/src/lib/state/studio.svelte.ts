@@ -100,7 +100,7 @@ export class Studio {
 
   /** Approvers hear about each new request made by someone else: a toast with a link, and a desktop notification. */
   #alertApprovers({ approval }: ApprovalCreatedEvent): void {
-    if (!this.site.can('approvals:decide') || approval.requestedBy.id === this.session.user?.id) return;
+    if (!this.site.canDecide(approval.skillName) || approval.requestedBy.id === this.session.user?.id) return;
     const href = `/settings/ai-approvals#approval-${approval.id}`;
     const title = `${approval.requestedBy.name || 'An admin'} asked to run ${approval.skillName}`;
     const toast = this.toasts.show({
