@@ -14,8 +14,8 @@ import {
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 import { AISecureHarness } from '../harness/ai-secure-harness.js';
-import type { ApprovalExecutor } from './approval-executor.js';
 import { ApprovalJobRunner } from './approval-job-runner.js';
+import { inProcessExecutor } from '../testing/in-process-executor.js';
 import { ApprovalDecider } from './decide-approval.js';
 import { actorWith, capabilityHolderArbitrary, validCallArbitrary } from '../testing/harness-arbitraries.js';
 import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
@@ -30,13 +30,7 @@ beforeAll(async () => {
   recorder = recordingExecutors();
   harness = new AISecureHarness({ stores: database.stores, executors: recorder.executors });
   const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors });
-  const executor: ApprovalExecutor = {
-    async execute(approval) {
-      await runner.run({ siteId: approval.siteId, approvalId: approval.id, attempt: approval.attempts }, { settleTransient: true });
-      return (await database.stores.forSite(approval.siteId).approvals.get(approval.id)) ?? approval;
-    },
-  };
-  decider = new ApprovalDecider({ stores: database.stores, executor });
+  decider = new ApprovalDecider({ stores: database.stores, executor: inProcessExecutor(database.stores, runner) });
 });
 afterAll(() => database?.close());
 
