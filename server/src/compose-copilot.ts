@@ -10,13 +10,20 @@ import type { SiteRouter } from './http/api.router.js';
 import { createPlanner } from './llm/create-planner.js';
 import type { Logger } from './logger.js';
 import type { CopilotProgressSink } from './services/copilot/chat.service.js';
-import { ApprovalsService, AuditService, ChatRateLimiter, ChatService, ConversationsService } from './services/copilot/index.js';
+import {
+  ApprovalsService,
+  AuditService,
+  ChatRateLimiter,
+  ChatService,
+  ConversationsService,
+  PolicyService,
+} from './services/copilot/index.js';
 
 export interface ComposeCopilotOptions {
-  config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE' | 'LLM_MAX_STEPS'> & Parameters<typeof createPlanner>[0];
+  config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE' | 'LLM_MAX_STEPS' | 'APPROVAL_TTL_SECONDS'> & Parameters<typeof createPlanner>[0];
   logger: Logger;
   redis: RedisClientType;
-  domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog' | 'stores' | 'revisions'>;
+  domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog' | 'stores' | 'revisions' | 'approvalTargets'>;
   /** The caller's sockets for copilot-progress (the socket server); absent, turns run without progress events. */
   progress?: CopilotProgressSink;
   /** How approved skills run: through the skill-execution queue (QueuedApprovalExecutor). */
@@ -31,8 +38,10 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     executors,
     undoFor: (siteId, operationId) => domain.revisions.undoFor(siteId, operationId),
     reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
+    targets: domain.approvalTargets,
+    approvalTtlMs: config.APPROVAL_TTL_SECONDS * 1000,
   });
-  const decider = new ApprovalDecider({ stores, executor: approvalExecutor });
+  const decider = new ApprovalDecider({ stores, executor: approvalExecutor, targets: domain.approvalTargets });
 
   const planner = createPlanner(config, {
     onFallback: (reason) => logger.warn({ provider: config.LLM_PROVIDER }, reason),
@@ -49,7 +58,13 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     reportError: (error) => logger.error({ err: error, provider: planner.provider }, 'planner failed'),
   });
   const approvals = new ApprovalsService({ stores, decider, currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq() });
-  const router = createAiRouter({ chat, approvals, conversations: new ConversationsService(stores), audit: new AuditService(stores) });
+  const router = createAiRouter({
+    chat,
+    approvals,
+    conversations: new ConversationsService(stores),
+    audit: new AuditService(stores),
+    policy: new PolicyService(stores),
+  });
   const siteRouter: SiteRouter = { path: '/ai', router };
   return { stores, executors, harness, decider, chat, approvals, siteRouter };
 }

@@ -13,6 +13,7 @@ import { RevisionsService } from './services/revisions.service.js';
 import { DomainEvents } from './services/domain-events.js';
 import { createSkillExecutors } from './skills/index.js';
 import { AiStores } from './store/ai/ai-stores.js';
+import { StoreApprovalTargets } from './approvals/approval-target.js';
 import { createStores } from './store/stores.js';
 
 export interface DomainOptions {
@@ -44,7 +45,9 @@ export async function composeDomain({ config, logger, mongo, redis, publish, scr
   });
   const revisions = new RevisionsService({ stores, audit: (siteId) => aiStores.forSite(siteId).audit });
   const executors = createSkillExecutors({ ...services, operations: aiStores, revisions });
-  return { eventLog, relay, stores, aiStores, services, hasher, executors, revisions };
+  // What an approval would change, taken by the gate, re-checked by the decider and the worker.
+  const approvalTargets = new StoreApprovalTargets(stores);
+  return { eventLog, relay, stores, aiStores, services, hasher, executors, revisions, approvalTargets };
 }
 
 export type Domain = Awaited<ReturnType<typeof composeDomain>>;

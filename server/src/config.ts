@@ -231,6 +231,30 @@ export const SETTINGS = {
     default: '30000',
     description: 'How often workers relay leftover events and requeue stuck approvals',
   },
+  APPROVAL_TTL_SECONDS: {
+    schema: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(90 * 24 * 3600)
+      .default(259_200),
+    accepts: 'seconds from 1 to 7776000',
+    default: '259200',
+    description: 'How long a pending approval waits for a decision before it expires (72 hours)',
+  },
+  APPROVAL_EXPIRY_SWEEP_MS: {
+    schema: z.coerce.number().int().min(100).max(15_000).default(5000),
+    accepts: 'milliseconds from 100 to 15000',
+    default: '5000',
+    description: 'How often workers look for pending approvals past their expiry',
+  },
+  FAULT_DELAY_BEFORE_SKILL_MS: {
+    schema: z.coerce.number().int().min(0).max(600_000).default(0),
+    accepts: 'milliseconds from 0 to 600000',
+    default: '0',
+    description:
+      "Fault injection for tests: a worker waits this long after taking a job, before checking the approval's target and running it",
+  },
   FAULT_DELAY_AFTER_SKILL_MS: {
     schema: z.coerce.number().int().min(0).max(600_000).default(0),
     accepts: 'milliseconds from 0 to 600000',

@@ -1,7 +1,7 @@
 // Approvals (dangerous skill calls waiting for a human) and audit entries, as the server holds them.
 import { z } from 'zod';
 
-export const APPROVAL_STATUSES = ['pending', 'executing', 'approved', 'rejected'] as const;
+export const APPROVAL_STATUSES = ['pending', 'executing', 'approved', 'rejected', 'expired'] as const;
 export const ApprovalStatus = z.enum(APPROVAL_STATUSES);
 export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
 
@@ -31,6 +31,36 @@ export type ApprovalContext = z.infer<typeof ApprovalContext>;
 /** The JSON arguments of a skill call, kept exactly as parsed. */
 export const SkillArgumentsRecord = z.record(z.string(), z.unknown());
 
+/** Why an approval expired: its time ran out, or what it would change is no longer what was asked about. */
+export const EXPIRY_REASONS = ['ttl', 'target_changed'] as const;
+export type ExpiryReason = (typeof EXPIRY_REASONS)[number];
+
+export const TARGET_KINDS = ['collection', 'field', 'item', 'user'] as const;
+
+/**
+ * The identity of what the skill will change, taken when the approval is created: a collection
+ * deleted and recreated under the same name has another `collectionId`, a removed field no `field`.
+ */
+export const ApprovalTarget = z.object({
+  kind: z.enum(TARGET_KINDS),
+  collection: z.string().optional(),
+  collectionId: z.string().optional(),
+  field: z.string().optional(),
+  id: z.string().optional(),
+  revision: z.number().int().optional(),
+});
+export type ApprovalTarget = z.infer<typeof ApprovalTarget>;
+
+/** A preview of what will go: computed at creation and again at decision. */
+export const ApprovalImpact = z.object({
+  summary: z.string(),
+  /** Items that will go or change: id and a title when the item has one. */
+  items: z.array(z.object({ id: z.string(), title: z.string().optional() })).optional(),
+  /** Values that will go (a deleted field's values, a sample). */
+  values: z.array(z.unknown()).optional(),
+});
+export type ApprovalImpact = z.infer<typeof ApprovalImpact>;
+
 /** The approval's fields; `date` is `z.date()` inside a process and an ISO string on the wire. */
 export function approvalShape<DateSchema extends z.ZodType>(date: DateSchema) {
   return {
@@ -48,6 +78,15 @@ export function approvalShape<DateSchema extends z.ZodType>(date: DateSchema) {
     lastError: z.string().optional(),
     /** Executions started (each approve that won the compare-and-set). */
     attempts: z.number().int().min(0),
+    /** 1 at creation, + 1 with every change: a decision may name the revision its approver saw. */
+    revision: z.number().int().min(1),
+    /** A pending approval not decided by then expires (`reason: "ttl"`). */
+    expiresAt: date,
+    target: ApprovalTarget.optional(),
+    impact: ApprovalImpact.optional(),
+    /** The model's arguments, when an approver edited them before approving. */
+    originalArguments: SkillArgumentsRecord.optional(),
+    editedBy: ActorRef.optional(),
     createdAt: date,
     updatedAt: date,
   };
@@ -56,7 +95,18 @@ export function approvalShape<DateSchema extends z.ZodType>(date: DateSchema) {
 export const Approval = z.object(approvalShape(z.date()));
 export type Approval = z.infer<typeof Approval>;
 
-export const AUDIT_ACTIONS = ['executed', 'denied', 'approval_requested', 'approved', 'rejected', 'execution_failed', 'restored'] as const;
+export const AUDIT_ACTIONS = [
+  'executed',
+  'denied',
+  'approval_requested',
+  'approved',
+  'rejected',
+  'execution_failed',
+  'expired',
+  'edited',
+  'policy_changed',
+  'restored',
+] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
 

@@ -14,6 +14,7 @@ export * from './approvals.js';
 export * from './skills/index.js';
 export * from './api/chat.js';
 export * from './api/approvals.js';
+export * from './api/policy.js';
 export * from './api/audit.js';
 export * from './api/revisions.js';
 export * from './api/conversations.js';

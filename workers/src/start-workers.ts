@@ -6,6 +6,7 @@ import {
   type Config,
   composeDomain,
   type Domain,
+  ExpirySweep,
   createSkillExecutionQueue,
   createSkillExecutionWorker,
   type Infrastructure,
@@ -19,6 +20,7 @@ import type { Worker } from 'bullmq';
 export interface RunningWorkers {
   worker: Worker;
   reconciler: Reconciler;
+  expirySweep: ExpirySweep;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,8 @@ export async function startWorkers({
     stores: domain.aiStores,
     executors: withFaultDelay(domain.executors, config.FAULT_DELAY_AFTER_SKILL_MS),
     reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
+    targets: domain.approvalTargets,
+    delayBeforeRunMs: config.FAULT_DELAY_BEFORE_SKILL_MS,
   });
 
   const skillExecution = createSkillExecutionWorker({
@@ -70,12 +74,16 @@ export async function startWorkers({
   const queue = createSkillExecutionQueue({ redisUrl: infrastructure.redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const reconciler = new Reconciler({ relay: domain.relay, approvals: domain.aiStores.models.approvals, queue, logger });
   reconciler.start(config.RECONCILE_INTERVAL_MS);
+  const expirySweep = new ExpirySweep({ approvals: domain.aiStores.models.approvals, stores: domain.aiStores, logger });
+  expirySweep.start(config.APPROVAL_EXPIRY_SWEEP_MS);
   logger.info({ queue: SKILL_EXECUTION_QUEUE, prefix: config.QUEUE_PREFIX, concurrency: config.WORKER_CONCURRENCY }, 'workers started');
 
   return {
     worker: skillExecution.worker,
     reconciler,
+    expirySweep,
     async stop() {
+      await expirySweep.stop();
       await reconciler.stop();
       await skillExecution.close();
       await queue.close();

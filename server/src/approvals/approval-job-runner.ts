@@ -3,8 +3,10 @@ import type { SkillExecutionJob } from '@lumibase/shared';
 import { runApproval } from './run-approval.js';
 import type { SkillExecutors } from '../harness/skill-executors.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
+import { type ApprovalTargets, NO_TARGETS, sameTarget } from './approval-target.js';
+import { expireApproval } from './expire-approval.js';
 
-export type JobOutcome = 'approved' | 'pending' | 'skipped';
+export type JobOutcome = 'approved' | 'pending' | 'skipped' | 'expired';
 
 export class ApprovalJobRunner {
   constructor(
@@ -12,6 +14,10 @@ export class ApprovalJobRunner {
       stores: AiStoreFactory;
       executors: SkillExecutors;
       reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
+      /** Checks right before running that the target is still the one approved. */
+      targets?: ApprovalTargets;
+      /** Fault injection for tests (FAULT_DELAY_BEFORE_SKILL_MS): waits this long before that check. */
+      delayBeforeRunMs?: number;
     },
   ) {}
 
@@ -22,9 +28,18 @@ export class ApprovalJobRunner {
    * so the audit records one execution.
    */
   async run(job: SkillExecutionJob, { settleTransient }: { settleTransient: boolean }): Promise<JobOutcome> {
-    const { approvals, audit, conversations } = this.options.stores.forSite(job.siteId);
+    const { approvals, audit, conversations, operations } = this.options.stores.forSite(job.siteId);
     const approval = await approvals.get(job.approvalId);
     if (approval?.status !== 'executing' || approval.attempts !== job.attempt) return 'skipped';
+    const { targets = NO_TARGETS, delayBeforeRunMs = 0 } = this.options;
+    if (delayBeforeRunMs > 0) await new Promise((wait) => setTimeout(wait, delayBeforeRunMs));
+    // Between the decision and now the target may have changed (a collection deleted and recreated).
+    // A re-delivered job whose earlier run may have had its effect is not checked: that effect changed it.
+    const { target } = await targets.inspect(approval.siteId, approval.skillName, approval.arguments);
+    if (!sameTarget(approval.target, target) && !(await operations.claimed(approval.id))) {
+      await expireApproval({ approval, approvals, audit, reason: 'target_changed', at: new Date() });
+      return 'expired';
+    }
     const settled = await runApproval({
       approval,
       approvals,

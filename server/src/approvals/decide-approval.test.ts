@@ -4,8 +4,8 @@ import { CAPABILITIES, ConflictError, ForbiddenError, NotFoundError, WILDCARD } 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 import { AISecureHarness, type HarnessActor } from '../harness/ai-secure-harness.js';
-import type { ApprovalExecutor } from './approval-executor.js';
 import { ApprovalJobRunner } from './approval-job-runner.js';
+import { inProcessExecutor } from '../testing/in-process-executor.js';
 import { ApprovalDecider, type Decider } from './decide-approval.js';
 import { DANGEROUS_SKILLS, validCallArbitrary } from '../testing/harness-arbitraries.js';
 import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
@@ -22,13 +22,7 @@ beforeAll(async () => {
   harness = new AISecureHarness({ stores: database.stores, executors: recorder.executors });
   // The worker's job runner, called directly: what the queue does, without Redis in between.
   const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors, reportError });
-  const executor: ApprovalExecutor = {
-    async execute(approval) {
-      await runner.run({ siteId: approval.siteId, approvalId: approval.id, attempt: approval.attempts }, { settleTransient: true });
-      return (await database.stores.forSite(approval.siteId).approvals.get(approval.id)) ?? approval;
-    },
-  };
-  decider = new ApprovalDecider({ stores: database.stores, executor });
+  decider = new ApprovalDecider({ stores: database.stores, executor: inProcessExecutor(database.stores, runner) });
 });
 afterAll(() => database?.close());
 
@@ -214,5 +208,28 @@ describe('ApprovalDecider.decideApproval', () => {
       }
       expect(new Set(errors.map((error) => JSON.stringify(error))).size).toBe(1);
     });
+  });
+
+  it('expires an approval whose time ran out when someone decides it before the sweep: 409, expired/ttl, audited once', async () => {
+    recorder.reset();
+    const { siteId, approval } = await requestApproval('deleteCollection', { name: 'late' });
+    const later = new ApprovalDecider({
+      stores: database.stores,
+      executor: { execute: async () => Promise.reject(new Error('must not run')) },
+      clock: () => new Date(approval.expiresAt.getTime() + 1),
+    });
+    await expect(later.decideApproval({ siteId, approvalId: approval.id, decision: 'approved', decider: admin })).rejects.toBeInstanceOf(
+      ConflictError,
+    );
+    await expect(later.decideApproval({ siteId, approvalId: approval.id, decision: 'rejected', decider: admin })).rejects.toBeInstanceOf(
+      ConflictError,
+    );
+    expect(await database.stores.forSite(siteId).approvals.get(approval.id)).toMatchObject({
+      status: 'expired',
+      reason: 'ttl',
+      revision: 2,
+    });
+    expect(recorder.calls).toHaveLength(0);
+    expect(await auditActions(siteId)).toEqual(['approval_requested', 'expired']);
   });
 });

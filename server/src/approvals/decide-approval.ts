@@ -1,4 +1,5 @@
-// An admin's decision on a pending approval: who may decide, and the compare-and-set that makes one decision win.
+// An admin's decision on a pending approval: who may decide, what they saw (revision, target, impact, time
+// left), the arguments they may edit, and the compare-and-set that makes one decision win.
 import { noteApprovalOutcome } from './note-approval-outcome.js';
 import {
   type ActorRef,
@@ -8,12 +9,19 @@ import {
   canDecideApproval,
   ConflictError,
   deciderCapabilities,
+  findSkill,
   ForbiddenError,
   missingCapabilities,
+  parseSkillArguments,
+  SELF_APPROVAL_MESSAGE,
+  ValidationError,
 } from '@lumibase/shared';
 import { recordNotInSite } from '../store/record-not-in-site.js';
+import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import type { HarnessStores } from '../harness/ai-secure-harness.js';
 import type { ApprovalExecutor } from './approval-executor.js';
+import { type ApprovalTargets, NO_TARGETS, sameImpact, sameTarget } from './approval-target.js';
+import { expireApproval } from './expire-approval.js';
 
 export interface Decider extends ActorRef, CapabilityHolder {}
 
@@ -22,29 +30,40 @@ export interface DecideApprovalInput {
   approvalId: string;
   decision: ApprovalDecision;
   reason?: string;
+  /** The revision the decider saw; another current one → ConflictError. */
+  revision?: number;
+  /** The decider's edited arguments (approving only). */
+  arguments?: Record<string, unknown>;
   decider: Decider;
 }
 
 export interface ApprovalDeciderOptions {
   stores: HarnessStores;
   executor: ApprovalExecutor;
+  targets?: ApprovalTargets;
   clock?: () => Date;
 }
 
 export class ApprovalDecider {
   private readonly clock: () => Date;
+  private readonly targets: ApprovalTargets;
 
   constructor(private readonly options: ApprovalDeciderOptions) {
     this.clock = options.clock ?? (() => new Date());
+    this.targets = options.targets ?? NO_TARGETS;
   }
 
   /**
-   * ForbiddenError when the approval is not in this site (whatever the reason: same error) or the
-   * decider lacks `approvals:decide` or a capability the skill needs; ConflictError when it is not
-   * `pending` any more. Returns the approval after the decision (see ApprovalExecutor.execute).
+   * ForbiddenError when the approval is not in this site (whatever the reason: same error), the
+   * decider lacks `approvals:decide` or a capability the skill needs, or approves their own request
+   * where the policy forbids it; ValidationError for invalid edited arguments; ConflictError when it
+   * is not `pending` any more, is older than the revision given, has expired (its time ran out, its
+   * target changed: it becomes `expired`), or its impact grew (refreshed for the approver to see).
+   * Returns the approval after the decision (see ApprovalExecutor.execute).
    */
-  async decideApproval({ siteId, approvalId, decision, reason, decider }: DecideApprovalInput): Promise<Approval> {
-    const { approvals, audit, conversations } = this.options.stores.forSite(siteId);
+  async decideApproval(input: DecideApprovalInput): Promise<Approval> {
+    const { siteId, approvalId, decision, reason, decider } = input;
+    const { approvals, audit, conversations, policy } = this.options.stores.forSite(siteId);
     const approval = await approvals.get(approvalId);
     if (!approval) throw recordNotInSite();
 
@@ -55,17 +74,30 @@ export class ApprovalDecider {
         reason: 'missing_capabilities',
       });
     }
+    if (approval.status !== 'pending') throw notPending(approval);
 
     const at = this.clock();
     const actor: ActorRef = { id: decider.id, name: decider.name };
+    if (at.getTime() >= approval.expiresAt.getTime()) {
+      await expireApproval({ approval, approvals, audit, reason: 'ttl', at });
+      throw new ConflictError({ message: 'This approval has expired' });
+    }
+    if (input.revision !== undefined && input.revision !== approval.revision) throw stale();
+
+    // Withdrawing one's own request is always allowed; approving it may need someone else.
+    if (decision === 'approved' && approval.requestedBy.id === decider.id && !(await policy.get()).selfApproval) {
+      throw new ForbiddenError({ message: SELF_APPROVAL_MESSAGE, reason: 'self_approval' });
+    }
+
     if (decision === 'rejected') {
       const rejected = await approvals.transition(approvalId, {
         from: 'pending',
         to: 'rejected',
         at,
+        revision: approval.revision,
         set: { decidedBy: actor, decidedAt: at, ...(reason ? { reason } : {}) },
       });
-      if (!rejected) throw notPending();
+      if (!rejected) throw await conflictAfterRace(approvals, approvalId);
       await audit.append({
         action: 'rejected',
         skillName: rejected.skillName,
@@ -78,18 +110,88 @@ export class ApprovalDecider {
       return rejected;
     }
 
+    const edited = input.arguments === undefined ? undefined : parseEdited(approval.skillName, input.arguments);
+    const preview = await this.targets.inspect(siteId, approval.skillName, edited ?? approval.arguments);
+    if (!edited) {
+      if (!sameTarget(approval.target, preview.target)) {
+        await expireApproval({ approval, approvals, audit, reason: 'target_changed', at });
+        throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
+      }
+      if (!sameImpact(approval.impact, preview.impact)) {
+        // The approver saw less than would now happen: show them the new impact instead of running it.
+        await approvals.transition(approvalId, {
+          from: 'pending',
+          to: 'pending',
+          at,
+          revision: approval.revision,
+          set: { impact: preview.impact },
+          ...(preview.impact ? {} : { unset: ['impact'] }),
+        });
+        throw new ConflictError({ message: 'The impact of this approval changed; review it again' });
+      }
+    }
+
     const executing = await approvals.transition(approvalId, {
       from: 'pending',
       to: 'executing',
       at,
-      set: { decidedBy: actor, decidedAt: at },
+      revision: approval.revision,
+      set: {
+        decidedBy: actor,
+        decidedAt: at,
+        ...(edited
+          ? {
+              arguments: edited,
+              originalArguments: approval.originalArguments ?? approval.arguments,
+              editedBy: actor,
+              target: preview.target,
+              impact: preview.impact,
+            }
+          : {}),
+      },
+      ...(edited && !preview.target ? { unset: ['target' as const] } : {}),
       incrementAttempts: true,
     });
-    if (!executing) throw notPending();
+    if (!executing) throw await conflictAfterRace(approvals, approvalId);
+    if (edited) {
+      await audit.append({
+        action: 'edited',
+        skillName: approval.skillName,
+        approvalId,
+        actor,
+        detail: { originalArguments: approval.arguments, arguments: edited },
+        createdAt: at,
+      });
+    }
     return this.options.executor.execute(executing);
   }
 }
 
-function notPending(): ConflictError {
-  return new ConflictError({ message: 'This approval is no longer pending' });
+function parseEdited(skillName: string, args: Record<string, unknown>): Record<string, unknown> {
+  const skill = findSkill(skillName);
+  if (!skill) throw new ValidationError({ message: `Unknown skill "${skillName}"` });
+  const parsed = parseSkillArguments(skill, args);
+  if (!parsed.success) {
+    throw new ValidationError({
+      message: `Invalid arguments for ${skillName}`,
+      details: parsed.details.map((detail) => ({ ...detail, path: detail.path ? `arguments.${detail.path}` : 'arguments' })),
+    });
+  }
+  return parsed.arguments as Record<string, unknown>;
+}
+
+function notPending(approval: Approval): ConflictError {
+  return new ConflictError({
+    message: approval.status === 'expired' ? 'This approval has expired' : 'This approval is no longer pending',
+  });
+}
+
+function stale(): ConflictError {
+  return new ConflictError({ message: 'This approval changed since you saw it; review it again' });
+}
+
+/** The compare-and-set lost: decided by someone else, or changed since it was read. */
+async function conflictAfterRace(approvals: ApprovalRepository, id: string): Promise<ConflictError> {
+  const current = await approvals.get(id);
+  return current && current.status === 'pending' ? stale() : notPending(current ?? ({ status: 'approved' } as Approval));
 }

@@ -98,6 +98,8 @@ describe('AISecureHarness.execute', () => {
       status: 'pending',
       requestedBy: { id: 'root', name: 'Root' },
       attempts: 0,
+      revision: 1,
+      expiresAt: new Date(clock().getTime() + 72 * 3600 * 1000),
       createdAt: clock(),
       updatedAt: clock(),
     });

@@ -17,6 +17,8 @@ import {
 import type { AuditRepository, NewAuditEntry } from '../store/ai/audit.store.js';
 import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import type { ConversationRepository } from '../store/ai/conversation.store.js';
+import type { PolicyRepository } from '../store/ai/policy.store.js';
+import { type ApprovalTargets, NO_TARGETS } from '../approvals/approval-target.js';
 import { describeFailure, jsonSafe } from './describe-failure.js';
 import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
 
@@ -40,8 +42,16 @@ export interface ToolCall {
 
 export interface HarnessStores {
   /** `conversations` hears what became of an approval made in a conversation (see note-approval-outcome.ts). */
-  forSite(siteId: string): { approvals: ApprovalRepository; audit: AuditRepository; conversations?: ConversationRepository };
+  forSite(siteId: string): {
+    approvals: ApprovalRepository;
+    audit: AuditRepository;
+    policy: Pick<PolicyRepository, 'get'>;
+    conversations?: ConversationRepository;
+  };
 }
+
+/** APPROVAL_TTL_SECONDS' default: 72 hours. */
+export const DEFAULT_APPROVAL_TTL_MS = 259_200_000;
 
 export interface AISecureHarnessOptions {
   stores: HarnessStores;
@@ -52,6 +62,10 @@ export interface AISecureHarnessOptions {
   undoFor?: (siteId: string, operationId: string) => Promise<UndoRef | undefined>;
   /** Receives executor errors that are not DomainErrors (logged by the composition root). */
   reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
+  /** Takes each approval's target and impact at creation. */
+  targets?: ApprovalTargets;
+  /** How long a pending approval waits for a decision (APPROVAL_TTL_SECONDS). */
+  approvalTtlMs?: number;
 }
 
 const MAX_NAME_SHOWN = 200;
@@ -63,10 +77,23 @@ export class AISecureHarness {
   private readonly newOperationId: () => string;
   private readonly reportError: AISecureHarnessOptions['reportError'];
   private readonly undoFor: AISecureHarnessOptions['undoFor'];
+  private readonly targets: ApprovalTargets;
+  private readonly approvalTtlMs: number;
 
-  constructor({ stores, executors, clock = () => new Date(), newOperationId = randomUUID, reportError, undoFor }: AISecureHarnessOptions) {
+  constructor({
+    stores,
+    executors,
+    clock = () => new Date(),
+    newOperationId = randomUUID,
+    reportError,
+    undoFor,
+    targets = NO_TARGETS,
+    approvalTtlMs = DEFAULT_APPROVAL_TTL_MS,
+  }: AISecureHarnessOptions) {
     this.undoFor = undoFor;
     this.stores = stores;
+    this.targets = targets;
+    this.approvalTtlMs = approvalTtlMs;
     this.executors = executors;
     this.clock = clock;
     this.newOperationId = newOperationId;
@@ -78,7 +105,7 @@ export class AISecureHarness {
    * call writes exactly one audit entry. Store failures (the database is down) do propagate.
    */
   async execute(context: HarnessContext, toolCall: ToolCall): Promise<SkillOutcome> {
-    const { approvals, audit } = this.stores.forSite(context.siteId);
+    const { approvals, audit, policy } = this.stores.forSite(context.siteId);
     const name = typeof toolCall.name === 'string' ? toolCall.name : String(toolCall.name);
     const record = (entry: Omit<NewAuditEntry, 'actor' | 'createdAt'>) =>
       audit.append({ ...entry, actor: actorOf(context), createdAt: this.clock() });
@@ -117,8 +144,30 @@ export class AISecureHarness {
       return outcome;
     }
 
+    // The site's policy may turn a skill off, or make a safe one ask; it can never make a dangerous one run at once.
+    const mode = (await policy.get()).skills[name] ?? 'ask';
+    if (mode === 'off') {
+      const outcome = {
+        status: 'denied' as const,
+        skill: call,
+        reason: 'turned_off' as const,
+        message: `${name} is turned off for this site`,
+      };
+      await record({
+        action: 'denied',
+        skillName: name,
+        detail: {
+          reason: outcome.reason,
+          message: outcome.message,
+          arguments: parsed.arguments,
+          ...(context.conversationId ? { conversationId: context.conversationId } : {}),
+        },
+      });
+      return outcome;
+    }
+
     // The risk rule looks at the skill only: `*` got the call this far and no further.
-    if (isDangerous(skill)) {
+    if (isDangerous(skill) || mode === 'ask') {
       // The same request still waiting in this site: point at it rather than ask the admins twice.
       const existing = await approvals.findPendingIdentical(name, parsed.arguments);
       if (existing) {
@@ -136,6 +185,7 @@ export class AISecureHarness {
         };
       }
       const at = this.clock();
+      const { target, impact } = await this.targets.inspect(context.siteId, name, parsed.arguments);
       const approval = await approvals.insert({
         skillName: name,
         arguments: parsed.arguments,
@@ -147,6 +197,9 @@ export class AISecureHarness {
         status: 'pending',
         requestedBy: actorOf(context),
         attempts: 0,
+        expiresAt: new Date(at.getTime() + this.approvalTtlMs),
+        ...(target ? { target } : {}),
+        ...(impact ? { impact } : {}),
         createdAt: at,
         updatedAt: at,
       });

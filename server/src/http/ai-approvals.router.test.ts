@@ -127,12 +127,15 @@ describe('POST /ai/approvals/:id/decide', () => {
     expect(failed.status).toBe(200);
     expect(failed.body.data).toMatchObject({ status: 'pending', lastError: 'Collection "ghosts" not found', attempts: 1 });
     expect(failed.body.data).not.toHaveProperty('decidedBy');
-    await server.request('POST', '/collections', { token: admin.token, siteId, body: { name: 'ghosts' } });
     const retried = await decide(admin, id);
     expect(retried.status).toBe(200);
-    expect(retried.body.data).toMatchObject({ status: 'approved', attempts: 2, result: { collection: 'ghosts', deleted: true } });
-    expect(retried.body.data).not.toHaveProperty('lastError');
-    expect((await server.request('GET', '/collections/ghosts', { token: admin.token, siteId })).status).toBe(404);
+    expect(retried.body.data).toMatchObject({ status: 'pending', lastError: 'Collection "ghosts" not found', attempts: 2 });
+    // A collection created under that name since the request is another target: the approval expires, nothing runs.
+    await server.request('POST', '/collections', { token: admin.token, siteId, body: { name: 'ghosts' } });
+    const bound = await decide(admin, id);
+    expect(bound.status).toBe(409);
+    expect((await get(admin, `/ai/approvals/${id}`)).body.data).toMatchObject({ status: 'expired', reason: 'target_changed', attempts: 2 });
+    expect((await server.request('GET', '/collections/ghosts', { token: admin.token, siteId })).status).toBe(200);
   });
 
   it('answers 202 with the approval executing when the run outlasts the wait, and settles it afterwards', async () => {

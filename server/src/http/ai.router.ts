@@ -1,8 +1,8 @@
 // /ai: the Copilot in the X-Site-Id site — chat, approvals, conversations, audit. Any member unless noted.
-import { ChatRequest, DecideApprovalRequest, ListApprovalsQuery, ListQuery } from '@lumibase/shared';
+import { ChatRequest, DecideApprovalRequest, ListApprovalsQuery, ListQuery, PutPolicyRequest } from '@lumibase/shared';
 import { type Request, Router } from 'express';
 import type { HarnessActor } from '../harness/ai-secure-harness.js';
-import type { ApprovalsService, AuditService, ChatService, ConversationsService } from '../services/copilot/index.js';
+import type { ApprovalsService, AuditService, ChatService, ConversationsService, PolicyService } from '../services/copilot/index.js';
 import { approvalJson, auditEntryJson, conversationJson, conversationMessageJson } from './ai-json.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
@@ -12,6 +12,7 @@ export interface AiRouterOptions {
   approvals: Pick<ApprovalsService, 'list' | 'get' | 'decide'>;
   conversations: Pick<ConversationsService, 'list' | 'messages' | 'remove'>;
   audit: Pick<AuditService, 'list' | 'verify'>;
+  policy: Pick<PolicyService, 'get' | 'update'>;
 }
 
 /** The caller as the harness and the decider see them: who, and what they hold in this site. */
@@ -21,7 +22,7 @@ function actorOf(request: Request): HarnessActor {
 }
 
 /** Mounted at /ai after tenancy. */
-export function createAiRouter({ chat, approvals, conversations, audit }: AiRouterOptions): Router {
+export function createAiRouter({ chat, approvals, conversations, audit, policy }: AiRouterOptions): Router {
   const router = Router();
   const decide = requireCapabilities('approvals:decide');
 
@@ -47,16 +48,28 @@ export function createAiRouter({ chat, approvals, conversations, audit }: AiRout
 
   // `approvals:decide` is checked before the approval is looked up, so without it every id gets one answer.
   router.post('/approvals/:id/decide', decide, async (request, response) => {
-    const { decision, reason } = parseInput(DecideApprovalRequest, request.body, 'body');
+    const { decision, reason, revision, arguments: edited } = parseInput(DecideApprovalRequest, request.body, 'body');
     const approval = await approvals.decide({
       siteId: currentSiteId(request),
       approvalId: routeParam(request, 'id'),
       decision,
       ...(reason ? { reason } : {}),
+      ...(revision !== undefined ? { revision } : {}),
+      ...(edited !== undefined ? { arguments: edited } : {}),
       decider: actorOf(request),
     });
     // Still executing once the wait is over: the outcome arrives as an approval-decided event.
     sendData(response, approval.status === 'executing' ? 202 : 200, approvalJson(approval));
+  });
+
+  router.get('/policy', async (request, response) => {
+    sendData(response, 200, await policy.get(currentSiteId(request)));
+  });
+
+  router.put('/policy', requireCapabilities('users:write', 'approvals:decide'), async (request, response) => {
+    const change = parseInput(PutPolicyRequest, request.body, 'body');
+    const user = currentUser(request);
+    sendData(response, 200, await policy.update(currentSiteId(request), change, { id: user.id, name: user.name }));
   });
 
   router.get('/conversations', async (request, response) => {

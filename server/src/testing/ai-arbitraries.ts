@@ -1,5 +1,5 @@
 // fast-check arbitraries for stored Copilot records: approvals with edge-case JSON and dates.
-import { APPROVAL_STATUSES, type ActorRef, SKILL_NAMES } from '@lumibase/shared';
+import { APPROVAL_STATUSES, type ActorRef, SKILL_NAMES, TARGET_KINDS } from '@lumibase/shared';
 import fc from 'fast-check';
 import type { NewApproval } from '../store/ai/approval.store.js';
 
@@ -78,10 +78,32 @@ export const approvalArbitrary: fc.Arbitrary<NewApproval> = fc.record(
     result: jsonArbitrary,
     lastError: textArbitrary(),
     attempts: fc.nat({ max: 1000 }),
+    expiresAt: dateArbitrary,
+    target: fc.record(
+      {
+        kind: fc.constantFrom(...TARGET_KINDS),
+        collection: textArbitrary(30),
+        collectionId: textArbitrary(24),
+        field: textArbitrary(30),
+        id: textArbitrary(24),
+        revision: fc.nat({ max: 1000 }),
+      },
+      { requiredKeys: ['kind'] },
+    ),
+    impact: fc.record(
+      {
+        summary: textArbitrary(200),
+        items: fc.array(fc.record({ id: textArbitrary(24), title: textArbitrary(60) }, { requiredKeys: ['id'] }), { maxLength: 5 }),
+        values: fc.array(jsonArbitrary, { maxLength: 5 }),
+      },
+      { requiredKeys: ['summary'] },
+    ),
+    originalArguments: jsonObjectArbitrary,
+    editedBy: actorArbitrary,
     createdAt: dateArbitrary,
     updatedAt: dateArbitrary,
   },
-  { requiredKeys: ['skillName', 'arguments', 'context', 'status', 'requestedBy', 'attempts', 'createdAt', 'updatedAt'] },
+  { requiredKeys: ['skillName', 'arguments', 'context', 'status', 'requestedBy', 'attempts', 'expiresAt', 'createdAt', 'updatedAt'] },
 );
 
 /** A pending approval to insert directly, for tests that need one without going through the gate. */
@@ -94,6 +116,7 @@ export function pendingApproval(overrides: Partial<NewApproval> = {}): NewApprov
     status: 'pending',
     requestedBy: { id: 'u1', name: 'Ada' },
     attempts: 0,
+    expiresAt: new Date(at.getTime() + 259_200_000),
     createdAt: at,
     updatedAt: at,
     ...overrides,

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { type ErrorEnvelope, ErrorEnvelope as ErrorEnvelopeSchema } from '@lumibase/shared';
 import { createClient, type RedisClientType } from 'redis';
 import { ApprovalJobRunner } from '../approvals/approval-job-runner.js';
+import { ExpirySweep } from '../approvals/expiry-sweep.js';
 import { createSkillExecutionQueue, type SkillExecutionQueue } from '../approvals/skill-execution.queue.js';
 import { createSkillExecutionWorker } from '../approvals/skill-execution.worker.js';
 import { composeDomain } from '../compose-domain.js';
@@ -99,11 +100,19 @@ export async function startTestServer(
   const worker = createSkillExecutionWorker({
     redisUrl,
     prefix,
-    runner: new ApprovalJobRunner({ stores: domain.aiStores, executors }),
+    runner: new ApprovalJobRunner({
+      stores: domain.aiStores,
+      executors,
+      targets: domain.approvalTargets,
+      delayBeforeRunMs: config.FAULT_DELAY_BEFORE_SKILL_MS,
+    }),
     logger,
     concurrency: config.WORKER_CONCURRENCY,
     lockMs: config.JOB_LOCK_MS,
   });
+  // The workers' expiry sweep, in-process like the worker.
+  const expirySweep = new ExpirySweep({ approvals: domain.aiStores.models.approvals, stores: domain.aiStores, logger });
+  expirySweep.start(config.APPROVAL_EXPIRY_SWEEP_MS);
   const composed = await composeServer({ config, logger, redis, domain: { ...domain, executors }, queue, dependencies: [] });
   const httpServer = composed.app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
@@ -195,6 +204,7 @@ export async function startTestServer(
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
       });
+      await expirySweep.stop();
       await worker.close();
       await realQueue.close();
       const keys = await redis.keys(`${prefix}:*`);

@@ -1,6 +1,6 @@
 // /ai/approvals: list, read and decide approvals (wire shapes: ISO dates, string ids).
 import { z } from 'zod';
-import { type Approval, ApprovalDecision, ApprovalStatus, approvalShape } from '../approvals.js';
+import { type Approval, ApprovalDecision, ApprovalStatus, approvalShape, SkillArgumentsRecord } from '../approvals.js';
 
 export const APPROVALS_LIST_MAX = 100;
 
@@ -16,10 +16,19 @@ export const ListApprovalsResponse = z.object({
 });
 export type ListApprovalsResponse = z.infer<typeof ListApprovalsResponse>;
 
-export const DecideApprovalRequest = z.object({
-  decision: ApprovalDecision,
-  reason: z.string().trim().max(1000).optional(),
-});
+export const DecideApprovalRequest = z
+  .object({
+    decision: ApprovalDecision,
+    reason: z.string().trim().max(1000).optional(),
+    /** The revision the approver saw: a different current one → 409. */
+    revision: z.number().int().min(1).optional(),
+    /** The approver's edited arguments (only with `approved`), validated with the skill's schema. */
+    arguments: SkillArgumentsRecord.optional(),
+  })
+  .refine((body) => body.arguments === undefined || body.decision === 'approved', {
+    path: ['arguments'],
+    message: 'arguments can only be edited when approving',
+  });
 export type DecideApprovalRequest = z.infer<typeof DecideApprovalRequest>;
 
 export const ApprovalResponse = z.object({ data: ApprovalJson });
@@ -27,10 +36,11 @@ export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
 
 /** An approval as it crosses the wire (HTTP, socket events, the event log): ISO dates, nothing else changed. */
 export function toApprovalJson(approval: Approval): ApprovalJson {
-  const { createdAt, updatedAt, decidedAt, ...rest } = approval;
+  const { createdAt, updatedAt, decidedAt, expiresAt, ...rest } = approval;
   return {
     ...rest,
     ...(decidedAt ? { decidedAt: decidedAt.toISOString() } : {}),
+    expiresAt: expiresAt.toISOString(),
     createdAt: createdAt.toISOString(),
     updatedAt: updatedAt.toISOString(),
   };

@@ -10,8 +10,16 @@ export type SkillCall = z.infer<typeof SkillCall>;
  * missing collection, item data that does not match the fields); the contract has three statuses,
  * so this is a denial too, with the failure's message, code and details. `model_failed`: the language
  * model failed (timeout, 5xx after retries, unreadable output); it names no skill and nothing ran.
+ * `turned_off`: the site's Copilot policy has the skill `off`.
  */
-export const DENIAL_REASONS = ['unknown_skill', 'invalid_arguments', 'missing_capabilities', 'execution_failed', 'model_failed'] as const;
+export const DENIAL_REASONS = [
+  'unknown_skill',
+  'invalid_arguments',
+  'missing_capabilities',
+  'execution_failed',
+  'model_failed',
+  'turned_off',
+] as const;
 export const DenialReason = z.enum(DENIAL_REASONS);
 export type DenialReason = z.infer<typeof DenialReason>;
 

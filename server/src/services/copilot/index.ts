@@ -5,3 +5,4 @@ export * from './chat-rate-limiter.js';
 export * from './chat.service.js';
 export * from './conversations.service.js';
 export { COPILOT_SYSTEM_PROMPT, plannerMessages, toolContent } from './planner-messages.js';
+export * from './policy.service.js';

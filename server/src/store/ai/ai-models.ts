@@ -29,8 +29,14 @@ const approvalSchema = new Schema(
     resultJson: { type: String },
     lastError: { type: String },
     attempts: { type: Number, required: true },
-    /** Bumped by every transition: the compare-and-set also guards the event snapshot it writes. */
-    revision: { type: Number, required: true, default: 0 },
+    /** 1 at creation, bumped by every change: the compare-and-set also guards the event snapshot it writes. */
+    revision: { type: Number, required: true, default: 1 },
+    expiresAt: { type: Date },
+    /** encodeJson of the target, the impact preview and the model's arguments before an approver's edit. */
+    targetJson: { type: String },
+    impactJson: { type: String },
+    originalArgumentsJson: { type: String },
+    editedBy: { type: actor },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
     /** approval-created / approval-decided events this approval owes (see store/outbox.ts). */
@@ -40,6 +46,8 @@ const approvalSchema = new Schema(
 );
 // The approvals list: one site, one status, newest first.
 approvalSchema.index({ siteId: 1, status: 1, createdAt: -1 });
+// The expiry sweep: pending approvals past their time, across sites.
+approvalSchema.index({ status: 1, expiresAt: 1 });
 
 const auditSchema = new Schema(
   {
@@ -124,12 +132,25 @@ operationSchema.index({ siteId: 1, operationId: 1 }, { unique: true });
 // Re-deliveries come within minutes or hours; a month of memory is plenty.
 operationSchema.index({ startedAt: 1 }, { expireAfterSeconds: 30 * 24 * 60 * 60 });
 
+/** The site's Copilot policy as stored: only what differs from the defaults (see effectivePolicy). */
+const policySchema = new Schema(
+  {
+    siteId: { type: Schema.Types.ObjectId, required: true },
+    selfApproval: { type: Boolean },
+    skillsJson: { type: String },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'ai_policies', ...options },
+);
+policySchema.index({ siteId: 1 }, { unique: true });
+
 type WithId<T> = T & { _id: Types.ObjectId };
 export type ApprovalDocument = WithId<InferSchemaType<typeof approvalSchema>>;
 export type AuditDocument = WithId<InferSchemaType<typeof auditSchema>>;
 export type ConversationDocument = WithId<InferSchemaType<typeof conversationSchema>>;
 export type MessageDocument = WithId<InferSchemaType<typeof messageSchema>>;
 export type OperationDocument = WithId<InferSchemaType<typeof operationSchema>>;
+export type PolicyDocument = WithId<InferSchemaType<typeof policySchema>>;
 
 export interface AiModels {
   approvals: Model<InferSchemaType<typeof approvalSchema>>;
@@ -138,6 +159,7 @@ export interface AiModels {
   conversations: Model<InferSchemaType<typeof conversationSchema>>;
   messages: Model<InferSchemaType<typeof messageSchema>>;
   operations: Model<InferSchemaType<typeof operationSchema>>;
+  policies: Model<InferSchemaType<typeof policySchema>>;
 }
 
 function register<T>(connection: Connection, name: string, schema: Schema<T>): Model<T> {
@@ -152,6 +174,7 @@ export function createAiModels(connection: Connection): AiModels {
     conversations: register(connection, 'AiConversation', conversationSchema),
     messages: register(connection, 'AiMessage', messageSchema),
     operations: register(connection, 'AiOperation', operationSchema),
+    policies: register(connection, 'AiPolicy', policySchema),
   };
 }
 

@@ -6,12 +6,14 @@ import { type ApprovalRepository, ApprovalStore } from './approval.store.js';
 import { type AuditRepository, AuditStore } from './audit.store.js';
 import { type ConversationRepository, ConversationStore } from './conversation.store.js';
 import { type OperationRepository, OperationStore } from './operation.store.js';
+import { type PolicyRepository, PolicyStore } from './policy.store.js';
 
 export interface SiteAiStores {
   approvals: ApprovalRepository;
   audit: AuditRepository;
   conversations: ConversationRepository;
   operations: OperationRepository;
+  policy: PolicyRepository;
 }
 
 /** What the harness and services depend on; tests may substitute it, production uses AiStores. */
@@ -40,6 +42,7 @@ export class AiStores implements AiStoreFactory {
       audit: new AuditStore(this.models, siteId),
       conversations: new ConversationStore(this.models, siteId),
       operations: new OperationStore(this.models, siteId),
+      policy: new PolicyStore(this.models, siteId),
     };
   }
 }

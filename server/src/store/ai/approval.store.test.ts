@@ -20,7 +20,7 @@ describe('ApprovalStore', () => {
         fc.asyncProperty(approvalArbitrary, async (approval) => {
           const store = approvalsOf(freshSiteId());
           const created = await store.insert(approval);
-          const expected: Approval = { ...approval, id: created.id, siteId: store.siteId };
+          const expected: Approval = { ...approval, id: created.id, siteId: store.siteId, revision: 1 };
           expect(created).toEqual(expected);
           const read = await store.get(created.id);
           expect(read).toEqual(expected);

@@ -23,9 +23,22 @@ function applyTransition(approval: Approval, transition: ApprovalTransition): Ap
   return next;
 }
 
-export type NewApproval = Omit<Approval, 'id' | 'siteId'>;
+export type NewApproval = Omit<Approval, 'id' | 'siteId' | 'revision'>;
 
-type ChangeableField = 'decidedBy' | 'decidedAt' | 'reason' | 'result' | 'lastError';
+/** Approvals stored before expiry existed expire this long after their creation. */
+const LEGACY_TTL_MS = 259_200_000;
+
+type ChangeableField =
+  | 'decidedBy'
+  | 'decidedAt'
+  | 'reason'
+  | 'result'
+  | 'lastError'
+  | 'arguments'
+  | 'target'
+  | 'impact'
+  | 'originalArguments'
+  | 'editedBy';
 
 export interface ApprovalTransition {
   from: ApprovalStatus;
@@ -37,6 +50,8 @@ export interface ApprovalTransition {
   incrementAttempts?: boolean;
   /** `executing → pending` when the execution could not even be queued: it never started, attempts - 1. */
   revertAttempt?: boolean;
+  /** Only if the approval is still at this revision (the one its decider saw); else null, as for a lost race. */
+  revision?: number;
 }
 
 /** What the harness and the decision service need; the mongoose store below is the real one. */
@@ -61,6 +76,8 @@ function toApproval(document: ApprovalDocument): Approval {
     status: document.status,
     requestedBy: { id: document.requestedBy.id, name: document.requestedBy.name ?? '' },
     attempts: document.attempts,
+    revision: document.revision,
+    expiresAt: document.expiresAt ?? new Date(document.createdAt.getTime() + LEGACY_TTL_MS),
     createdAt: document.createdAt,
     updatedAt: document.updatedAt,
   };
@@ -71,12 +88,26 @@ function toApproval(document: ApprovalDocument): Approval {
   if (document.reason != null) approval.reason = document.reason;
   if (document.resultJson != null) approval.result = decodeJson(document.resultJson);
   if (document.lastError != null) approval.lastError = document.lastError;
+  if (document.targetJson != null) approval.target = decodeJson(document.targetJson) as Approval['target'];
+  if (document.impactJson != null) approval.impact = decodeJson(document.impactJson) as Approval['impact'];
+  if (document.originalArgumentsJson != null)
+    approval.originalArguments = decodeJson(document.originalArgumentsJson) as Record<string, unknown>;
+  if (document.editedBy != null) approval.editedBy = { id: document.editedBy.id, name: document.editedBy.name ?? '' };
   return approval;
 }
 
 /** Field name in the document for each changeable approval field, and how its value is stored. */
+const JSON_FIELDS: Partial<Record<ChangeableField, string>> = {
+  result: 'resultJson',
+  arguments: 'argumentsJson',
+  target: 'targetJson',
+  impact: 'impactJson',
+  originalArguments: 'originalArgumentsJson',
+};
+
 function storedField(field: ChangeableField, value: unknown): [string, unknown] {
-  return field === 'result' ? ['resultJson', encodeJson(value)] : [field, value];
+  const path = JSON_FIELDS[field];
+  return path ? [path, encodeJson(value)] : [field, value];
 }
 
 export class ApprovalStore extends SiteScopedStore implements ApprovalRepository {
@@ -90,17 +121,20 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
 
   /** Inserts the approval together with the `approval-created` event it owes. */
   async insert(approval: NewApproval): Promise<Approval> {
-    const { arguments: args, result, context, ...rest } = approval;
+    const { arguments: args, result, target, impact, originalArguments, context, ...rest } = approval;
     const { readBefore, ...storedContext } = context;
     const _id = new Types.ObjectId();
-    const inserted: Approval = { ...approval, id: _id.toHexString(), siteId: this.siteId };
+    const inserted: Approval = { ...approval, id: _id.toHexString(), siteId: this.siteId, revision: 1 };
     const document = this.owned({
       _id,
       ...rest,
       context: readBefore === undefined ? storedContext : { ...storedContext, readBeforeJson: encodeJson(readBefore) },
       argumentsJson: encodeJson(args),
       ...(result === undefined ? {} : { resultJson: encodeJson(result) }),
-      revision: 0,
+      ...(target === undefined ? {} : { targetJson: encodeJson(target) }),
+      ...(impact === undefined ? {} : { impactJson: encodeJson(impact) }),
+      ...(originalArguments === undefined ? {} : { originalArgumentsJson: encodeJson(originalArguments) }),
+      revision: 1,
       outbox: [owe({ name: 'approval-created', body: { approval: toApprovalJson(inserted) } })],
     });
     await this.models.approvals.insertMany([document], { lean: true });
@@ -153,12 +187,14 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
     for (let attempt = 0; attempt < MAX_TRANSITION_ATTEMPTS; attempt++) {
       const current = await this.models.approvals.findOne(this.scoped({ _id, status: transition.from })).lean<ApprovalDocument>();
       if (!current) return null;
+      if (transition.revision !== undefined && current.revision !== transition.revision) return null;
       const next = applyTransition(toApproval(current), transition);
+      next.revision = current.revision + 1;
       const update = this.transitionUpdate(transition);
       update.$inc = { ...(update.$inc as object | undefined), revision: 1 };
       update.$push = { outbox: owe({ name: 'approval-decided', body: { approval: toApprovalJson(next) } }) };
       const document = await this.models.approvals
-        .findOneAndUpdate(this.scoped({ _id, status: transition.from, revision: current.revision ?? 0 }), update, { new: true })
+        .findOneAndUpdate(this.scoped({ _id, status: transition.from, revision: current.revision }), update, { new: true })
         .lean<ApprovalDocument>();
       if (document) {
         await this.relay.relay(this.models.approvals, _id);

@@ -17,6 +17,8 @@ export interface OperationRepository {
   complete(operationId: string, result: unknown, at: Date): Promise<void>;
   /** Forgets a claim whose run failed cleanly, so that the next run starts afresh. */
   release(operationId: string): Promise<void>;
+  /** Whether a run of this operation ever claimed it (and did not release it): it may have had its effect. */
+  claimed(operationId: string): Promise<boolean>;
 }
 
 export class OperationStore extends SiteScopedStore implements OperationRepository {
@@ -49,6 +51,10 @@ export class OperationStore extends SiteScopedStore implements OperationReposito
     await this.models.operations.updateOne(this.scoped({ operationId }), {
       $set: { status: 'completed', completedAt: at, ...(result === undefined ? {} : { resultJson: encodeJson(result) }) },
     });
+  }
+
+  async claimed(operationId: string): Promise<boolean> {
+    return (await this.models.operations.countDocuments(this.scoped({ operationId }))) > 0;
   }
 
   async release(operationId: string): Promise<void> {

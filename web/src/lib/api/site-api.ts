@@ -3,6 +3,9 @@ import {
   type ApprovalDecision,
   type ApprovalJson,
   ApprovalResponse,
+  type CopilotPolicy,
+  PolicyResponse,
+  type PutPolicyRequest,
   type ApprovalStatus,
   ChatResponse,
   CollectionResponse,
@@ -95,6 +98,14 @@ export function createSiteApi(http: HttpClient, siteId: string) {
         const body = request.conversationId ? request : { message: request.message };
         return (await http.request('/ai/chat', { ...site, method: 'POST', body, schema: ChatReply })).data;
       },
+      policy: {
+        async get(): Promise<CopilotPolicy> {
+          return (await http.request('/ai/policy', { ...site, schema: PolicyResponse })).data;
+        },
+        async put(change: PutPolicyRequest): Promise<CopilotPolicy> {
+          return (await http.request('/ai/policy', { ...site, method: 'PUT', body: change, schema: PolicyResponse })).data;
+        },
+      },
       approvals: {
         /** At most 100 approvals in one status, newest first; `meta.total` counts that status, `meta.seq` is the site's event seq. */
         async list({ status = 'pending' }: { status?: ApprovalStatus } = {}): Promise<ListApprovalsResponse> {
@@ -104,8 +115,26 @@ export function createSiteApi(http: HttpClient, siteId: string) {
           return (await http.request(`/ai/approvals/${segment(id)}`, { ...site, schema: ApprovalResponse })).data;
         },
         /** 200 with the outcome (approved, rejected, or pending with lastError) or 202 with status `executing`. */
-        async decide(id: string, { decision, reason }: { decision: ApprovalDecision; reason?: string | undefined }): Promise<ApprovalJson> {
-          const body = reason ? { decision, reason } : { decision };
+        async decide(
+          id: string,
+          {
+            decision,
+            reason,
+            revision,
+            arguments: edited,
+          }: {
+            decision: ApprovalDecision;
+            reason?: string | undefined;
+            revision?: number | undefined;
+            arguments?: Record<string, unknown> | undefined;
+          },
+        ): Promise<ApprovalJson> {
+          const body = {
+            decision,
+            ...(reason ? { reason } : {}),
+            ...(revision !== undefined ? { revision } : {}),
+            ...(edited !== undefined ? { arguments: edited } : {}),
+          };
           const path = `/ai/approvals/${segment(id)}/decide`;
           return (await http.request(path, { ...site, method: 'POST', body, schema: ApprovalResponse })).data;
         },

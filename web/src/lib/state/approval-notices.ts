@@ -24,6 +24,10 @@ export function decidedText(approval: ApprovalJson, userId: string | undefined):
   const where = you ? ' in another tab' : '';
   const skill = approval.skillName;
   switch (approval.status) {
+    case 'expired':
+      return approval.reason === 'target_changed'
+        ? `${skill} expired: what it would change is no longer what was asked about (deleted, recreated or edited meanwhile).`
+        : `${skill} expired: nobody decided it in time.`;
     case 'rejected':
       return `${who} rejected ${skill}${where}${approval.reason ? `: “${approval.reason}”` : '.'}`;
     case 'executing':
@@ -36,6 +40,14 @@ export function decidedText(approval: ApprovalJson, userId: string | undefined):
 /** This tab decided, and another admin's decision won the race. */
 export function lostRaceText(latest: ApprovalJson | undefined, userId: string | undefined): string {
   return `Someone else decided first: ${latest ? decidedText(latest, userId) : 'this approval is no longer pending.'}`;
+}
+
+/** This tab's click was on an older version: the card now shows the current one. */
+export function staleNote(latest: ApprovalJson): CardNote {
+  const why = latest.lastError
+    ? `someone tried it meanwhile and it failed (${latest.lastError})`
+    : 'its impact or arguments changed meanwhile';
+  return { tone: 'warning', text: `Nothing was done: this request changed since you saw it — ${why}. Review it below and decide again.` };
 }
 
 /** The toast for this tab's own decision once it is settled. */
@@ -55,6 +67,8 @@ export function failedRunNote(lastError: string): CardNote {
 export function refusalNote(error: ApiError): CardNote {
   if (error.status === 503)
     return { tone: 'warning', text: 'The job queue is unavailable, so nothing ran. The approval is still pending; try again in a moment.' };
+  if (error.status === 403 && error.message.startsWith('Someone other than the requester'))
+    return { tone: 'danger', text: `${error.message}: this site's Copilot policy does not let you approve your own request.` };
   if (error.status === 403)
     return { tone: 'danger', text: "You can't decide this approval: it needs approvals:decide and every capability its skill requires." };
   return { tone: 'danger', text: describeError(error) };

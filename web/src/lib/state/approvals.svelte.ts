@@ -11,6 +11,7 @@ import {
   decidedText,
   failedRunNote,
   lostRaceText,
+  staleNote,
   refusalNote,
   settledToast,
 } from './approval-notices.js';
@@ -21,6 +22,7 @@ const PENDING_DELTA: Record<ApprovalStatus, number> = {
   rejected: -1, // pending → rejected
   approved: 0, // executing → approved
   pending: 1, // executing → pending (execution failed)
+  expired: -1, // pending → expired (time ran out, target changed)
 };
 
 const SETTLED: readonly ApprovalStatus[] = ['approved', 'rejected'];
@@ -156,12 +158,24 @@ export class ApprovalsState {
   }
 
   /** Approves or rejects; settles with the outcome shown on the card or in a toast (never throws). */
-  async decide(id: string, decision: ApprovalDecision, reason?: string): Promise<void> {
+  async decide(
+    id: string,
+    decision: ApprovalDecision,
+    reason?: string,
+    { arguments: edited }: { arguments?: Record<string, unknown> | undefined } = {},
+  ): Promise<void> {
     if (this.#phases.has(id)) return;
+    // The revision this tab shows: the server answers 409 if the approval changed since.
+    const revision = this.#known.get(id)?.revision;
     this.#phases.set(id, 'deciding');
     this.#notes.delete(id);
     try {
-      const answer = await this.api.ai.approvals.decide(id, { decision, reason: reason?.trim() || undefined });
+      const answer = await this.api.ai.approvals.decide(id, {
+        decision,
+        reason: reason?.trim() || undefined,
+        revision,
+        arguments: edited,
+      });
       this.#remember(answer);
       this.#settle(this.#known.get(id) ?? answer);
     } catch (error) {
@@ -182,8 +196,16 @@ export class ApprovalsState {
     if (this.#seq !== undefined && seq <= this.#seq) return;
     if (this.#seq !== undefined) this.#seq = seq;
     // Events arrive in seq order, so an event's snapshot is always the newest.
+    const previous = this.#known.get(approval.id)?.status;
     this.#known.set(approval.id, approval);
-    if (this.total !== undefined) this.total = Math.max(0, this.total + (type === 'created' ? 1 : PENDING_DELTA[approval.status]));
+    // With the previous state known, the count moves by what changed (an edit or impact refresh keeps it pending).
+    const delta =
+      type === 'created'
+        ? 1
+        : previous !== undefined
+          ? Number(approval.status === 'pending') - Number(previous === 'pending')
+          : PENDING_DELTA[approval.status];
+    if (this.total !== undefined) this.total = Math.max(0, this.total + delta);
 
     const phase = this.#phases.get(approval.id);
     if (approval.status === 'pending') {
@@ -236,7 +258,9 @@ export class ApprovalsState {
         if (fresh) latest = this.#remember(fresh);
       }
       if (latest && latest.status === 'pending') {
+        // It changed since this tab showed it (another admin's try, an impact refresh): show the new one, say so.
         this.#upsert(latest);
+        this.#notes.set(id, staleNote(latest));
         return;
       }
       this.#remove(id);
@@ -281,7 +305,7 @@ function newestFirst(approvals: ApprovalJson[]): ApprovalJson[] {
   return approvals.toSorted((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
 }
 
-const STATUS_RANK: Record<ApprovalStatus, number> = { pending: 0, executing: 1, approved: 2, rejected: 2 };
+const STATUS_RANK: Record<ApprovalStatus, number> = { pending: 0, executing: 1, approved: 2, rejected: 2, expired: 2 };
 
 /** Whether `a` is a later state of the same approval than `b` (more attempts, a later update, or further along). */
 export function isNewer(a: ApprovalJson, b: ApprovalJson): boolean {

@@ -11,6 +11,8 @@ export function approvalFixture(overrides: Partial<ApprovalJson> = {}): Approval
     status: 'pending',
     requestedBy: { id: 'u-ann', name: 'Ann Admin' },
     attempts: 0,
+    revision: 1,
+    expiresAt: '2030-01-04T10:00:00.000Z',
     createdAt: '2030-01-01T10:00:00.000Z',
     updatedAt: '2030-01-01T10:00:00.000Z',
     ...overrides,

@@ -142,4 +142,46 @@ describe('ApprovalCard', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
     expect(ondecide).toHaveBeenCalledWith('rejected', '');
   });
+
+  it('shows the impact and the time left before the request expires', () => {
+    const expiresAt = new Date(Date.now() + (2 * 24 + 5) * 3600_000 + 30_000).toISOString();
+    render(ApprovalCard, {
+      props: {
+        approval: approvalFixture({
+          expiresAt,
+          impact: { summary: 'Deletes the collection posts and its 2 items', items: [{ id: 'i1', title: 'Hello' }, { id: 'i2' }] },
+        }),
+        ondecide: vi.fn(),
+      },
+    });
+    expect(screen.getByText(/Deletes the collection posts and its 2 items/)).toBeTruthy();
+    expect(screen.getByText('Hello')).toBeTruthy();
+    expect(document.querySelector('[data-time-left]')?.textContent?.trim()).toBe('2 days 5 hours left');
+  });
+
+  it('edits the arguments: checks them as they are typed, shows the diff, and approves the edited ones', async () => {
+    const ondecide = vi.fn(async () => {});
+    render(ApprovalCard, { props: { approval: approvalFixture(), ondecide } });
+    await fireEvent.click(screen.getByRole('button', { name: /Edit/ }));
+    const editor = document.querySelector('textarea') as HTMLTextAreaElement;
+    await fireEvent.input(editor, { target: { value: '{"name": "Not A Name"}' } });
+    expect(document.querySelector('[data-edit-errors]')?.textContent).toMatch(/name/);
+    expect((screen.getByRole('button', { name: /Approve/ }) as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.input(editor, { target: { value: '{"name": "drafts"}' } });
+    expect(document.querySelector('[data-edit-errors]')).toBeNull();
+    expect(document.querySelector('[data-diff]')?.textContent).toMatch(/name: "posts" → "drafts"/);
+    // The name to type is the one that will be deleted: the edited one.
+    await fireEvent.input(screen.getByLabelText(/^Type drafts to approve/), { target: { value: 'drafts' } });
+    await fireEvent.click(screen.getByRole('button', { name: /Approve edited/ }));
+    expect(ondecide).toHaveBeenCalledWith('approved', '', { name: 'drafts' });
+  });
+
+  it('lets a requester withdraw but not approve when the policy needs someone else, and says why', () => {
+    render(ApprovalCard, {
+      props: { approval: approvalFixture(), ondecide: vi.fn(), cannotApprove: 'Someone other than the requester must approve.' },
+    });
+    expect(screen.queryByRole('button', { name: /Approve/ })).toBeNull();
+    expect(screen.getByRole('button', { name: /Reject/ })).toBeTruthy();
+    expect(document.querySelector('[data-cannot-approve]')?.textContent).toMatch(/Someone other than the requester/);
+  });
 });

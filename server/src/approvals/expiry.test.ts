@@ -1,0 +1,51 @@
+// Expiry with a short APPROVAL_TTL_SECONDS on the real composed server: the sweep expires a pending approval
+// within 15 s of its expiresAt, the approval-decided event is in the site's log, deciding → 409, audited.
+import { ApprovalJson } from '@lumibase/shared';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../testing/test-server.js';
+
+const TTL_SECONDS = 2;
+let server: TestServer;
+let siteId: string;
+let admin: { id: string; token: string };
+
+beforeAll(async () => {
+  server = await startTestServer('expiry', { APPROVAL_TTL_SECONDS: String(TTL_SECONDS), APPROVAL_EXPIRY_SWEEP_MS: '250' });
+  siteId = await server.createSite('Expiry');
+  admin = await server.createMember({ siteId, role: 'admin' });
+});
+afterAll(async () => server?.close());
+
+const as = (method: string, path: string, body?: unknown) =>
+  server.request(method, path, { token: admin.token, siteId, ...(body === undefined ? {} : { body }) });
+
+it('expires a pending approval after its TTL: pushed as approval-decided, final, audited, deciding → 409', async () => {
+  const seq = await server.composed.domain.eventLog.forSite(siteId).currentSeq();
+  const asked = await as('POST', '/ai/chat', { message: 'delete collection aging' });
+  const created = ApprovalJson.parse((await as('GET', `/ai/approvals/${asked.body.data.approvalId}`)).body.data);
+  expect(Date.parse(created.expiresAt) - Date.parse(created.createdAt)).toBe(TTL_SECONDS * 1000);
+
+  let approval = created;
+  const deadline = Date.parse(created.expiresAt) + 15_000;
+  while (approval.status === 'pending' && Date.now() < deadline) {
+    await new Promise((wait) => setTimeout(wait, 100));
+    approval = ApprovalJson.parse((await as('GET', `/ai/approvals/${created.id}`)).body.data);
+  }
+  expect(approval).toMatchObject({ status: 'expired', reason: 'ttl', revision: 2 });
+  expect(Date.parse(approval.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.expiresAt));
+  expect(Date.parse(approval.updatedAt) - Date.parse(created.expiresAt)).toBeLessThan(15_000);
+
+  const events = await server.composed.domain.eventLog.forSite(siteId).listAfter(seq);
+  const decided = events.filter((event) => event.name === 'approval-decided');
+  expect(decided).toHaveLength(1);
+  expect(decided[0]!.payload).toMatchObject({ approval: { id: created.id, status: 'expired', reason: 'ttl' } });
+
+  const response = await as('POST', `/ai/approvals/${created.id}/decide`, { decision: 'approved' });
+  expect(response.status).toBe(409);
+  expect(response.body.error.message).toBe('This approval has expired');
+  expect((await as('GET', '/ai/approvals?status=expired')).body.data.map((entry: { id: string }) => entry.id)).toContain(created.id);
+  const audit = (await as('GET', '/ai/audit?limit=100')).body.data.filter(
+    (entry: { approvalId?: string }) => entry.approvalId === created.id,
+  );
+  expect(audit[0]).toMatchObject({ action: 'expired', actor: { id: 'system' }, detail: { reason: 'ttl', expiresAt: created.expiresAt } });
+});

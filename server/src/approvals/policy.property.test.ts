@@ -1,0 +1,93 @@
+// The Copilot policy's safety property on the real gate, decider, job runner and stores over the wire: for any
+// stored policy (even one naming a dangerous skill `auto`, written behind the API's validation) and any skill call,
+// a dangerous skill never runs without an approval decided by someone allowed to decide it.
+import fc from 'fast-check';
+import {
+  canDecideApproval,
+  ForbiddenError,
+  hasCapabilities,
+  isDangerous,
+  SKILL_MODES,
+  SKILL_NAMES,
+  type SkillMode,
+} from '@lumibase/shared';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
+import { AISecureHarness } from '../harness/ai-secure-harness.js';
+import { ApprovalJobRunner } from './approval-job-runner.js';
+import { inProcessExecutor } from '../testing/in-process-executor.js';
+import { ApprovalDecider } from './decide-approval.js';
+import { actorWith, capabilityHolderArbitrary, validCallArbitrary } from '../testing/harness-arbitraries.js';
+import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
+
+let database: TestDatabase;
+let recorder: RecordingExecutors;
+let harness: AISecureHarness;
+let decider: ApprovalDecider;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  recorder = recordingExecutors();
+  harness = new AISecureHarness({ stores: database.stores, executors: recorder.executors });
+  const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors });
+  decider = new ApprovalDecider({ stores: database.stores, executor: inProcessExecutor(database.stores, runner) });
+});
+afterAll(() => database?.close());
+
+const storedPolicyArbitrary = fc.record({
+  selfApproval: fc.boolean(),
+  skills: fc.dictionary(fc.constantFrom(...SKILL_NAMES), fc.constantFrom<SkillMode>(...SKILL_MODES)),
+});
+
+it('a dangerous skill never runs without an approval decided by someone allowed, whatever the policy', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      storedPolicyArbitrary,
+      validCallArbitrary(),
+      capabilityHolderArbitrary,
+      fc.oneof(fc.constant('requester' as const), capabilityHolderArbitrary),
+      async (policy, call, requesterHolder, deciderChoice) => {
+        recorder.reset();
+        const siteId = freshSiteId();
+        const stores = database.stores.forSite(siteId);
+        await stores.policy.update(policy, new Date());
+        const requester = actorWith(requesterHolder);
+        const outcome = await harness.execute(
+          { siteId, actor: requester, message: 'go' },
+          { name: call.skill.name, arguments: call.arguments },
+        );
+        const mode = policy.skills[call.skill.name];
+
+        if (isDangerous(call.skill)) {
+          // Inside the turn: never run, whatever the policy says.
+          expect(recorder.calls).toHaveLength(0);
+          expect(outcome.status).not.toBe('executed');
+        }
+        if (mode === 'off' && hasCapabilities(requester, call.skill.requiredCapabilities))
+          expect(outcome).toMatchObject({ status: 'denied', message: `${call.skill.name} is turned off for this site` });
+        if (outcome.status !== 'pending_approval') {
+          if (isDangerous(call.skill)) expect(recorder.calls).toHaveLength(0);
+          return;
+        }
+
+        const person = deciderChoice === 'requester' ? requester : actorWith(deciderChoice);
+        const allowed = canDecideApproval(person, call.skill.name) && (policy.selfApproval || person.id !== requester.id);
+        let refused: unknown;
+        await decider.decideApproval({ siteId, approvalId: outcome.approvalId, decision: 'approved', decider: person }).catch((error) => {
+          refused = error;
+        });
+        if (allowed) {
+          expect(refused).toBeUndefined();
+          expect(recorder.calls).toHaveLength(1);
+          expect(recorder.calls[0]!.context.actor.id).toBe(person.id);
+          expect((await stores.approvals.get(outcome.approvalId))?.decidedBy?.id).toBe(person.id);
+        } else {
+          expect(refused).toBeInstanceOf(ForbiddenError);
+          expect(recorder.calls).toHaveLength(0);
+          expect((await stores.approvals.get(outcome.approvalId))?.status).toBe('pending');
+        }
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
