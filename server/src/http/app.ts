@@ -1,9 +1,10 @@
-// Builds the Express app: request context → health → /api/v1 → Studio → 404 → error envelope.
+// Builds the Express app: request context → health → API docs → /api/v1 → Studio → 404 → error envelope.
 import express, { type RequestHandler, type Router } from 'express';
 import type { Logger } from '../logger.js';
 import { errorMiddleware, notFoundHandler } from './error-middleware.js';
 import type { DependencyCheck } from '../infrastructure/dependency-check.js';
 import { createHealthRouter } from './health.router.js';
+import { createDocsRouter } from './openapi/docs.router.js';
 import { requestContext } from './request-context.js';
 
 export const JSON_BODY_LIMIT = '256kb';
@@ -23,6 +24,8 @@ export function createHttpApp({ logger, dependencies, api, studio }: HttpAppOpti
   app.set('trust proxy', 'loopback');
   app.use(requestContext(logger));
   app.use(createHealthRouter({ dependencies }));
+  // Public: the API's description and reference need no credentials.
+  app.use(createDocsRouter());
   // The api router parses JSON bodies itself, after authentication: no credentials is a 401 even for a malformed body.
   app.use('/api/v1', api, notFoundHandler);
   if (studio) app.use(studio);
