@@ -39,7 +39,7 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
   const copilot = await composeCopilot({ config, logger, redis, domain, approvalExecutor });
   const siteRouters: SiteRouter[] = [copilot.siteRouter];
   const api = createApiRouter({ services, studioOrigin: config.STUDIO_ORIGIN, siteRouters });
-  const app = createHttpApp({ logger, dependencies, api, ...(studio ? { studio } : {}) });
+  const app = createHttpApp({ logger, dependencies, api, studioOrigin: config.STUDIO_ORIGIN, ...(studio ? { studio } : {}) });
 
   if (sockets) {
     const { server, httpServer } = sockets;

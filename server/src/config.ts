@@ -126,7 +126,8 @@ export const SETTINGS = {
   STUDIO_ORIGIN: {
     schema: z.url().optional(),
     accepts: 'an origin such as https://studio.example.com',
-    description: "Studio origin accepted for cookie-authenticated writes besides the server's own",
+    description:
+      "The Studio's origin when hosted elsewhere: the one origin allowed cross-origin (CORS, with credentials) and for cookie-authenticated writes",
   },
   SESSION_TTL_HOURS: {
     schema: z.coerce

@@ -31,7 +31,7 @@ export async function startServer({
 }): Promise<RunningServer> {
   const { mongo, redis, redisUrl, dependencies } = infrastructure;
   const httpServer = createServer();
-  const sockets = await createSocketServer({ logger, redis });
+  const sockets = await createSocketServer({ logger, redis, studioOrigin: config.STUDIO_ORIGIN });
   const domain = await composeDomain({ config, logger, mongo, redis, publish: sockets.publish });
   const queue = createSkillExecutionQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const composed = await composeServer({
