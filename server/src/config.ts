@@ -7,6 +7,10 @@ const booleanFlag = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** LOG_FORMAT: forced log line formats (logger.ts). */
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 /** The language-model providers LLM_PROVIDER names (llm/create-planner.ts says what each needs). */
 export const LLM_PROVIDERS = ['echo', 'openai', 'anthropic', 'gemini', 'workers-ai'] as const;
 
@@ -181,6 +185,11 @@ export const SETTINGS = {
     accepts: 'milliseconds from 0 to 600000',
     default: '0',
     description: 'Fault injection for crash tests: a worker waits this long after a skill took effect, before settling its approval',
+  },
+  LOG_FORMAT: {
+    schema: z.enum(LOG_FORMATS).optional(),
+    accepts: 'pretty or json',
+    description: 'Log lines: unset prints one coloured line per event on a terminal and JSON otherwise; set to force one',
   },
   LOG_LEVEL: {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
