@@ -38,6 +38,7 @@ export async function startServer({
     config,
     logger,
     redis,
+    redisUrl,
     domain,
     queue,
     dependencies,
@@ -59,6 +60,7 @@ export async function startServer({
       const closed = new Promise<void>((done) => httpServer.close(() => done()));
       await sockets.close();
       await queue.close();
+      await composed.close();
       httpServer.closeAllConnections();
       await closed;
     },

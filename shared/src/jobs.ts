@@ -15,3 +15,6 @@ export type SkillExecutionJob = z.infer<typeof SkillExecutionJob>;
 export function skillExecutionJobId({ approvalId, attempt }: Pick<SkillExecutionJob, 'approvalId' | 'attempt'>): string {
   return `${approvalId}-${attempt}`;
 }
+
+/** Every BullMQ queue LumiBase runs: what the queue dashboard shows. */
+export const QUEUE_NAMES = [SKILL_EXECUTION_QUEUE] as const;

@@ -17,11 +17,13 @@ export interface HttpAppOptions {
   api: Router;
   /** Serves the built Studio for every other path (all-in-one mode). */
   studio?: RequestHandler;
+  /** Operators' pages outside the API (the queue dashboard), each doing its own authentication. */
+  admin?: Router;
   /** STUDIO_ORIGIN: the one origin allowed cross-origin (with credentials). */
   studioOrigin?: string | undefined;
 }
 
-export function createHttpApp({ logger, dependencies, api, studio, studioOrigin }: HttpAppOptions): express.Express {
+export function createHttpApp({ logger, dependencies, api, studio, studioOrigin, admin }: HttpAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -30,6 +32,7 @@ export function createHttpApp({ logger, dependencies, api, studio, studioOrigin 
   app.use(createHealthRouter({ dependencies }));
   // Public: the API's description and reference need no credentials.
   app.use(createDocsRouter());
+  if (admin) app.use(admin);
   // The api router parses JSON bodies itself, after authentication: no credentials is a 401 even for a malformed body.
   app.use('/api/v1', api, notFoundHandler);
   if (studio) app.use(studio);

@@ -102,7 +102,7 @@ export async function startTestServer(
     concurrency: config.WORKER_CONCURRENCY,
     lockMs: config.JOB_LOCK_MS,
   });
-  const composed = await composeServer({ config, logger, redis, domain: { ...domain, executors }, queue, dependencies: [] });
+  const composed = await composeServer({ config, logger, redis, redisUrl, domain: { ...domain, executors }, queue, dependencies: [] });
   const httpServer = composed.app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     httpServer.once('listening', () => resolve());
@@ -195,6 +195,7 @@ export async function startTestServer(
       });
       await worker.close();
       await realQueue.close();
+      await composed.close();
       const keys = await redis.keys(`${prefix}:*`);
       if (keys.length > 0) await redis.del(keys);
       await redis.quit();

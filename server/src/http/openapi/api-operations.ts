@@ -444,6 +444,15 @@ export const OPERATIONS_OPERATIONS: ApiOperation[] = [
     auth: 'public',
     success: { status: 200, description: 'An HTML page', contentType: 'text/html' },
   },
+  {
+    method: 'get',
+    path: '/admin/queues',
+    summary: 'Queue dashboard (bull-board): the BullMQ queues and their jobs',
+    tag: 'Operations',
+    auth: 'session',
+    access: 'superadmin (the Studio session cookie in a browser)',
+    success: { status: 200, description: 'An HTML page; its own JSON API lives under /admin/queues/api', contentType: 'text/html' },
+  },
 ];
 
 export const API_OPERATIONS: ApiOperation[] = [...ROUTE_OPERATIONS, ...OPERATIONS_OPERATIONS];
