@@ -12,6 +12,8 @@ import type { Config } from './config.js';
 import { type SiteRouter, createApiRouter } from './http/api.router.js';
 import { createHttpApp } from './http/app.js';
 import { createQueueDashboard } from './http/queue-dashboard.js';
+import { createWebhooksRouter } from './http/webhooks.router.js';
+import { WebhooksService } from './services/webhooks.service.js';
 import type { DependencyCheck } from './infrastructure/dependency-check.js';
 import type { Logger } from './logger.js';
 import { createSocketAuthenticator } from './realtime/authenticate-socket.js';
@@ -51,7 +53,12 @@ export async function composeServer({
   const approvalExecutor = new QueuedApprovalExecutor({ queue, stores: domain.aiStores, waitMs: config.DECIDE_WAIT_MS, logger });
   // The Copilot's routers (`/ai`) join here, built over the domain, and act in the X-Site-Id site.
   const copilot = await composeCopilot({ config, logger, redis, domain, approvalExecutor });
-  const siteRouters: SiteRouter[] = [copilot.siteRouter];
+  const webhooks = new WebhooksService({
+    webhooks: domain.webhooks,
+    queue: domain.webhooksQueue,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+  });
+  const siteRouters: SiteRouter[] = [copilot.siteRouter, { path: '/webhooks', router: createWebhooksRouter({ webhooks }) }];
   const api = createApiRouter({ services, studioOrigin: config.STUDIO_ORIGIN, siteRouters });
   const queueDashboard = createQueueDashboard({
     auth: services.auth,

@@ -133,6 +133,17 @@ export const SETTINGS = {
     description:
       "The Studio's origin when hosted elsewhere: the one origin allowed cross-origin (CORS, with credentials) and for cookie-authenticated writes",
   },
+  PUBLIC_URL: {
+    schema: z.url().optional(),
+    accepts: 'a URL such as https://cms.example.com',
+    description: 'Where people open the Studio, for links in webhook messages (unset: STUDIO_ORIGIN, else http://localhost:PORT)',
+  },
+  WEBHOOK_ALLOW_PRIVATE: {
+    schema: booleanFlag.default(false),
+    accepts: 'true or false',
+    default: 'false',
+    description: 'Let webhooks target loopback and private addresses (refused by default: SSRF protection)',
+  },
   SESSION_TTL_HOURS: {
     schema: z.coerce
       .number()
@@ -235,4 +246,9 @@ export function describeConfig(config: Config): Record<string, unknown> {
     described[name] = setting.secret ? (value === undefined ? 'unset' : 'set') : value;
   }
   return described;
+}
+
+/** The Studio's base URL for links sent outside (webhook messages). */
+export function studioUrl(config: Pick<Config, 'PUBLIC_URL' | 'STUDIO_ORIGIN' | 'PORT'>): string {
+  return (config.PUBLIC_URL ?? config.STUDIO_ORIGIN ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 }

@@ -32,7 +32,7 @@ export async function startServer({
   const { mongo, redis, redisUrl, dependencies } = infrastructure;
   const httpServer = createServer();
   const sockets = await createSocketServer({ logger, redis, studioOrigin: config.STUDIO_ORIGIN });
-  const domain = await composeDomain({ config, logger, mongo, redis, publish: sockets.publish });
+  const domain = await composeDomain({ config, logger, mongo, redis, redisUrl, publish: sockets.publish });
   const queue = createSkillExecutionQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const composed = await composeServer({
     config,
@@ -61,6 +61,7 @@ export async function startServer({
       await sockets.close();
       await queue.close();
       await composed.close();
+      await domain.close();
       httpServer.closeAllConnections();
       await closed;
     },

@@ -16,6 +16,7 @@ export * from './api/approvals.js';
 export * from './api/audit.js';
 export * from './api/conversations.js';
 export * from './api/health.js';
+export * from './api/webhooks.js';
 export * from './events.js';
 export * from './decider.js';
 export * from './jobs.js';

@@ -1,5 +1,6 @@
 // Job payloads that cross from the server to the workers through BullMQ: parsed on arrival.
 import { z } from 'zod';
+import { WEBHOOKS_QUEUE } from './api/webhooks.js';
 
 export const SKILL_EXECUTION_QUEUE = 'skill-execution';
 
@@ -17,4 +18,4 @@ export function skillExecutionJobId({ approvalId, attempt }: Pick<SkillExecution
 }
 
 /** Every BullMQ queue LumiBase runs: what the queue dashboard shows. */
-export const QUEUE_NAMES = [SKILL_EXECUTION_QUEUE] as const;
+export const QUEUE_NAMES = [SKILL_EXECUTION_QUEUE, WEBHOOKS_QUEUE] as const;

@@ -10,7 +10,8 @@ import { createSkillExecutionQueue, type SkillExecutionQueue } from '../approval
 import { createSkillExecutionWorker } from '../approvals/skill-execution.worker.js';
 import { composeDomain } from '../compose-domain.js';
 import { type ComposedServer, composeServer } from '../compose-server.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, studioUrl } from '../config.js';
+import { createWebhooksWorker } from '../webhooks/webhooks.worker.js';
 import type { SkillExecutors } from '../harness/skill-executors.js';
 import { createLogger } from '../logger.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
@@ -88,6 +89,7 @@ export async function startTestServer(
     logger,
     mongo: database.connection,
     redis,
+    redisUrl,
     publish: () => {},
     scryptParameters: TEST_SCRYPT,
   });
@@ -101,6 +103,14 @@ export async function startTestServer(
     logger,
     concurrency: config.WORKER_CONCURRENCY,
     lockMs: config.JOB_LOCK_MS,
+  });
+  const webhooksWorker = createWebhooksWorker({
+    redisUrl,
+    prefix,
+    logger,
+    webhooks: domain.webhooks,
+    studioUrl: studioUrl(config),
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
   });
   const composed = await composeServer({ config, logger, redis, redisUrl, domain: { ...domain, executors }, queue, dependencies: [] });
   const httpServer = composed.app.listen(0, '127.0.0.1');
@@ -196,6 +206,8 @@ export async function startTestServer(
       await worker.close();
       await realQueue.close();
       await composed.close();
+      await webhooksWorker.close();
+      await domain.close();
       const keys = await redis.keys(`${prefix}:*`);
       if (keys.length > 0) await redis.del(keys);
       await redis.quit();

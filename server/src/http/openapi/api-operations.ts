@@ -10,6 +10,8 @@ import {
   CreateFieldRequest,
   CreateSiteRequest,
   CreateUserRequest,
+  CreateWebhookRequest,
+  CreatedWebhookResponse,
   DecideApprovalRequest,
   FieldResponse,
   HealthResponse,
@@ -39,6 +41,9 @@ import {
   UserListResponse,
   UserResponse,
   UsersQuery,
+  WebhookDeliveryListResponse,
+  WebhookDeliveryResponse,
+  WebhookListResponse,
 } from '@lumibase/shared';
 import type { z } from 'zod';
 
@@ -423,6 +428,59 @@ const ROUTE_OPERATIONS: ApiOperation[] = [
     access: '`approvals:decide`',
     query: ListAuditQuery,
     success: { status: 200, description: 'Audit entries', schema: ListAuditResponse },
+  }),
+
+  // Webhooks
+  api({
+    method: 'post',
+    path: '/webhooks',
+    summary: 'Subscribe a URL to site events (the secret is generated when absent and shown only here)',
+    tag: 'Webhooks',
+    auth: 'session',
+    site: true,
+    access: '`users:write`',
+    body: CreateWebhookRequest,
+    success: { status: 201, description: 'The webhook with its secret', schema: CreatedWebhookResponse },
+  }),
+  api({
+    method: 'get',
+    path: '/webhooks',
+    summary: "The site's webhooks with their last delivery",
+    tag: 'Webhooks',
+    auth: 'session',
+    site: true,
+    access: '`users:write`',
+    success: { status: 200, description: 'Webhooks (without secrets)', schema: WebhookListResponse },
+  }),
+  api({
+    method: 'delete',
+    path: '/webhooks/:id',
+    summary: 'Remove a webhook and its deliveries log',
+    tag: 'Webhooks',
+    auth: 'session',
+    site: true,
+    access: '`users:write`',
+    success: NO_CONTENT,
+  }),
+  api({
+    method: 'get',
+    path: '/webhooks/:id/deliveries',
+    summary: 'The last deliveries, newest first',
+    tag: 'Webhooks',
+    auth: 'session',
+    site: true,
+    access: '`users:write`',
+    success: { status: 200, description: 'Deliveries', schema: WebhookDeliveryListResponse },
+  }),
+  api({
+    method: 'post',
+    path: '/webhooks/:id/test',
+    summary: 'Queue a `webhook-test` delivery (seq 0)',
+    tag: 'Webhooks',
+    auth: 'session',
+    site: true,
+    access: '`users:write`',
+    success: { status: 202, description: 'The queued delivery', schema: WebhookDeliveryResponse },
   }),
 ];
 
