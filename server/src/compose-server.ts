@@ -19,6 +19,7 @@ import type { Logger } from './logger.js';
 import { createSocketAuthenticator } from './realtime/authenticate-socket.js';
 import type { SocketServer } from './realtime/socket-server.js';
 import { bootstrapSuperadmin, createDemoSite } from './services/index.js';
+import { IdempotencyStore } from './store/idempotency.store.js';
 
 export interface ComposeServerOptions {
   config: Config;
@@ -59,7 +60,13 @@ export async function composeServer({
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
   });
   const siteRouters: SiteRouter[] = [copilot.siteRouter, { path: '/webhooks', router: createWebhooksRouter({ webhooks }) }];
-  const api = createApiRouter({ services, studioOrigin: config.STUDIO_ORIGIN, siteRouters });
+  const idempotencyStore = new IdempotencyStore(stores.models.idempotency, config.IDEMPOTENCY_RETENTION_SECONDS * 1000);
+  const api = createApiRouter({
+    services,
+    studioOrigin: config.STUDIO_ORIGIN,
+    idempotency: { store: idempotencyStore, leaseMs: config.IDEMPOTENCY_LEASE_SECONDS * 1000 },
+    siteRouters,
+  });
   const queueDashboard = createQueueDashboard({
     auth: services.auth,
     studioOrigin: config.STUDIO_ORIGIN,

@@ -55,6 +55,12 @@ export const SETTINGS = {
     default: 'lumibase',
     description: 'Database name',
   },
+  MONGODB_SERVER_SELECTION_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(500).max(30_000).default(5000),
+    accepts: 'milliseconds from 500 to 30000',
+    default: '5000',
+    description: 'How long a MongoDB command waits for a reachable server before the request answers 503',
+  },
   REDIS_URL: {
     schema: z
       .string()
@@ -172,6 +178,18 @@ export const SETTINGS = {
     accepts: 'days from 1 to 365',
     default: '7',
     description: 'How long site events are kept for replay',
+  },
+  IDEMPOTENCY_RETENTION_SECONDS: {
+    schema: z.coerce.number().int().min(1).max(2_592_000).default(86_400),
+    accepts: 'seconds from 1 to 2592000',
+    default: '86400',
+    description: 'How long an Idempotency-Key and the first response stored with it are kept (24 hours)',
+  },
+  IDEMPOTENCY_LEASE_SECONDS: {
+    schema: z.coerce.number().int().min(1).max(3600).default(60),
+    accepts: 'seconds from 1 to 3600',
+    default: '60',
+    description: 'A request holding an Idempotency-Key this long without an answer is taken as crashed: a retry may take it over',
   },
   WORKER_CONCURRENCY: {
     schema: z.coerce.number().int().min(1).max(64).default(4),

@@ -1,5 +1,5 @@
 // Graceful shutdown: on SIGTERM/SIGINT run the stop steps once, in order, within a bound, then exit.
-import { isRedisOutage } from './infrastructure/redis-outage.js';
+import { isDependencyOutage } from './infrastructure/dependency-outage.js';
 import type { Logger } from './logger.js';
 
 const SHUTDOWN_BOUND_MS = 15_000;
@@ -8,9 +8,9 @@ export function stopOnSignals({ logger, stop }: { logger: Logger; stop: () => Pr
   let stopping = false;
   // A library promise nobody awaits (a Redis command flushed by a disconnect) must not take the process down.
   process.on('unhandledRejection', (reason: unknown) => {
-    // Commands a Redis client still held when it was closed: expected while shutting down or during an outage.
-    if (isRedisOutage(reason)) {
-      logger.warn({ reason: reason.message, error: reason.constructor.name }, 'a Redis command was dropped');
+    // Commands a Redis or MongoDB client still held when it was closed: expected while shutting down or during an outage.
+    if (isDependencyOutage(reason)) {
+      logger.warn({ reason: reason.message, error: reason.constructor.name }, 'a Redis or MongoDB command was dropped');
       return;
     }
     logger.fatal({ err: reason }, 'unhandled rejection');

@@ -2,16 +2,16 @@
 // The Studio in Chromium: a collection created, fields added, an item created and edited through the generated forms,
 // validation errors shown next to their fields, and deletions behind a confirmation.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { StudioApi } from './support/api.js';
+import { ApiClient } from '../support/api-client.js';
 import { inputError, screenshot, studioPerTest } from './support/studio.js';
 import type { Page } from 'playwright-core';
 
 const { studio, browserAs } = studioPerTest('content');
-let api: StudioApi;
+let api: ApiClient;
 let siteId: string;
 beforeEach(async () => {
-  api = await StudioApi.signIn(studio().baseUrl, studio().admin);
-  siteId = (await api.createSite('Content Site')).id;
+  api = await ApiClient.signIn(studio().baseUrl, studio().admin.email, studio().admin.password);
+  siteId = await api.createSite('Content Site');
 });
 
 async function signedInPage(options?: { width?: number }): Promise<Page> {
@@ -120,7 +120,7 @@ describe('Studio content', () => {
     expect(await page.locator('tbody tr').filter({ hasText: 'Hello LumiBase' }).count()).toBe(0);
 
     // What the API stored is what the form sent: typed values.
-    const [stored] = await api.request<{ data: Record<string, unknown> }[]>('GET', '/items/articles', { siteId });
+    const [stored] = await api.send<{ data: Record<string, unknown> }[]>('GET', '/items/articles', { siteId });
     expect(stored?.data).toEqual({ title: 'Hello again', views: 8, status: 'published', featured: true, meta: { tags: ['news'] } });
   });
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
 import { stopAll } from '../support/processes.js';
-import { StudioApi } from './support/api.js';
+import { ApiClient } from '../support/api-client.js';
 import { ensureStudioBuild, openBrowser, type RunningStudio, screenshot, screenshotOf, signIn, startStudio } from './support/studio.js';
 
 let studio: RunningStudio;
@@ -80,20 +80,20 @@ function replyBadge(page: Page, approvalId: string) {
 describe('Studio Copilot and approvals', () => {
   it('carries a request from A’s Copilot through B’s live dashboard and back, and keeps another site out of it', async () => {
     onTestFailed(() => console.error(`server output (last 6000 characters):\n${studio.process.output().slice(-6000)}`));
-    const root = await StudioApi.signIn(studio.baseUrl, studio.admin);
-    const site = await root.createSite('Copilot Site');
-    const other = await root.createSite('Other Site');
-    for (const [person, siteId] of [
-      [ann, site.id],
-      [bea, site.id],
-      [cid, other.id],
+    const root = await ApiClient.signIn(studio.baseUrl, studio.admin.email, studio.admin.password);
+    const siteId = await root.createSite('Copilot Site');
+    const otherSiteId = await root.createSite('Other Site');
+    for (const [person, memberOf] of [
+      [ann, siteId],
+      [bea, siteId],
+      [cid, otherSiteId],
     ] as const) {
       const user = await root.createUser(person);
-      await root.addMember(siteId, user.id, 'admin');
+      await root.addMember(memberOf, user.id, 'admin');
     }
-    await root.createCollection(site.id, { name: 'posts', fields: [{ name: 'title', type: 'string' }] });
-    await root.createCollection(site.id, { name: 'drafts', fields: [] });
-    await root.createCollection(other.id, { name: 'posts', fields: [] });
+    await root.createCollection(siteId, { name: 'posts', fields: [{ name: 'title', type: 'string' }] });
+    await root.createCollection(siteId, { name: 'drafts', fields: [] });
+    await root.createCollection(otherSiteId, { name: 'posts', fields: [] });
 
     const a = await browserAs(ann);
     const b = await browserAs(bea, { notifications: true });
@@ -262,7 +262,7 @@ describe('Studio Copilot and approvals', () => {
     expect(await c.getByRole('region', { name: 'Notifications' }).getByRole('status').count()).toBe(0);
     expect(await c.getByText('Nothing waits for approval').count()).toBe(1);
     expect(await c.locator('article[data-approval-id]').count()).toBe(0);
-    const otherCollections = await root.request<{ name: string }[]>('GET', '/collections', { siteId: other.id });
+    const otherCollections = await root.send<{ name: string }[]>('GET', '/collections', { siteId: otherSiteId });
     expect(otherCollections.map(({ name }) => name)).toEqual(['posts']);
   });
 });

@@ -1,20 +1,20 @@
 /// <reference lib="dom" />
 // The Studio in Chromium, live: a second admin in another browser sees content change without reloading.
 import { describe, expect, it } from 'vitest';
-import { StudioApi } from './support/api.js';
+import { ApiClient } from '../support/api-client.js';
 import { screenshot, studioPerTest } from './support/studio.js';
 
 const { studio, browserAs } = studioPerTest('live');
 
 describe('Studio live updates', () => {
   it('shows another admin the new item, the new field and the deleted collection without a reload', async () => {
-    const api = await StudioApi.signIn(studio().baseUrl, studio().admin);
-    const site = await api.createSite('Live Site');
+    const api = await ApiClient.signIn(studio().baseUrl, studio().admin.email, studio().admin.password);
+    const siteId = await api.createSite('Live Site');
     const bea = { email: 'bea@studio.test', password: 'bea-password-1' };
     const user = await api.createUser({ ...bea, name: 'Bea Admin' });
-    await api.addMember(site.id, user.id, 'admin');
-    await api.createCollection(site.id, { name: 'posts', fields: [{ name: 'title', type: 'string', required: true }] });
-    await api.createCollection(site.id, { name: 'drafts', fields: [] });
+    await api.addMember(siteId, user.id, 'admin');
+    await api.createCollection(siteId, { name: 'posts', fields: [{ name: 'title', type: 'string', required: true }] });
+    await api.createCollection(siteId, { name: 'drafts', fields: [] });
 
     const alice = await browserAs(studio().admin);
     // The only site there is: the Studio opens it without asking.
@@ -42,13 +42,13 @@ describe('Studio live updates', () => {
 
     // A field added by Alice appears in Bea's fields tab.
     await other.getByRole('tab', { name: /Fields/ }).click();
-    await api.request('POST', '/collections/posts/fields', { siteId: site.id, body: { name: 'summary', type: 'text' } });
+    await api.send('POST', '/collections/posts/fields', { siteId, body: { name: 'summary', type: 'text' } });
     await other.locator('tr[data-field="summary"]').waitFor({ timeout: 10_000 });
 
     // A collection deleted elsewhere disappears from Bea's list.
     await other.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Collections', exact: true }).click();
     await other.locator('tr[data-collection="drafts"]').waitFor();
-    await api.request('DELETE', '/collections/drafts', { siteId: site.id });
+    await api.send('DELETE', '/collections/drafts', { siteId });
     await other.locator('tr[data-collection="drafts"]').waitFor({ state: 'detached', timeout: 10_000 });
     expect(await other.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('no-reload');
   });

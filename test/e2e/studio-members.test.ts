@@ -1,7 +1,7 @@
 // The Studio in Chromium, administration: a superadmin creates a site and a user; a site admin (users:write, not a
 // superadmin) adds that user as a member by email, changes the role and capabilities, and removes them.
 import { describe, expect, it } from 'vitest';
-import { StudioApi } from './support/api.js';
+import { ApiClient } from '../support/api-client.js';
 import { inputError, screenshot, studioPerTest } from './support/studio.js';
 
 const { studio, browserAs } = studioPerTest('members');
@@ -41,11 +41,11 @@ describe('Studio administration', () => {
   });
 
   it('lets a site admin add a member by email, change their role and capabilities, and remove them', async () => {
-    const api = await StudioApi.signIn(studio().baseUrl, studio().admin);
-    const site = await api.createSite('Team Site');
+    const api = await ApiClient.signIn(studio().baseUrl, studio().admin.email, studio().admin.password);
+    const siteId = await api.createSite('Team Site');
     const carol = { email: 'carol@studio.test', password: 'carol-password-1' };
     const carolUser = await api.createUser({ ...carol, name: 'Carol Admin' });
-    await api.addMember(site.id, carolUser.id, 'admin');
+    await api.addMember(siteId, carolUser.id, 'admin');
     await api.createUser({ email: 'dan@studio.test', name: 'Dan Writer', password: 'dan-password-1' });
 
     const page = await browserAs(carol);

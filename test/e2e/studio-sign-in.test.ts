@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The Studio in Chromium: sign-in failure and success, landing in a site, the choice surviving a reload, switching, sign-out.
 import { describe, expect, it } from 'vitest';
-import { StudioApi } from './support/api.js';
+import { ApiClient } from '../support/api-client.js';
 import { screenshot, signIn, studioPerTest } from './support/studio.js';
 
 const { studio, browser } = studioPerTest('sign-in');
@@ -29,7 +29,7 @@ describe('Studio sign-in', () => {
   });
 
   it('signs in, picks a site, keeps it across a reload, switches sites from the navigation, and signs out', async () => {
-    const api = await StudioApi.signIn(studio().baseUrl, studio().admin);
+    const api = await ApiClient.signIn(studio().baseUrl, studio().admin.email, studio().admin.password);
     await api.createSite('Alpha Journal');
     await api.createSite('Beta Shop');
     const page = await browser();
@@ -79,10 +79,10 @@ describe('Studio sign-in', () => {
   });
 
   it('lands a member of one site straight in that site', async () => {
-    const api = await StudioApi.signIn(studio().baseUrl, studio().admin);
-    const site = await api.createSite('Solo Site');
+    const api = await ApiClient.signIn(studio().baseUrl, studio().admin.email, studio().admin.password);
+    const siteId = await api.createSite('Solo Site');
     const user = await api.createUser({ email: 'eve@studio.test', name: 'Eve Editor', password: 'eve-password-1' });
-    await api.addMember(site.id, user.id, 'editor');
+    await api.addMember(siteId, user.id, 'editor');
     const page = await browser();
     await signIn(page, studio().baseUrl, { email: 'eve@studio.test', password: 'eve-password-1' });
     await page.waitForURL(/\/content$/);

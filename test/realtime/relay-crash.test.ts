@@ -4,6 +4,7 @@ import { type Db, MongoClient, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, Cluster } from '../support/cluster.js';
+import { until, sleep } from '../support/poll.js';
 import { stopAll } from '../support/processes.js';
 import { connectSocket, connected, type TestSocket } from '../support/socket-client.js';
 
@@ -26,18 +27,6 @@ afterAll(async () => {
   await cluster.stop();
   await stopAll();
 });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, { timeoutMs = 30_000, what = 'condition' } = {}): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-}
-
-const sleep = (ms: number) => new Promise((wait) => setTimeout(wait, ms));
 
 /** An outbox entry exactly as the item store writes it. */
 function owedItemEvent(action: 'updated' | 'deleted', collection: string, id: string) {

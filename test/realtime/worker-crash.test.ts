@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, Cluster } from '../support/cluster.js';
+import { until } from '../support/poll.js';
 import { stopAll } from '../support/processes.js';
 import { connectSocket, connected, type RecordedEvent, type TestSocket } from '../support/socket-client.js';
 
@@ -23,16 +24,6 @@ afterAll(async () => {
   await cluster.stop();
   await stopAll();
 });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, { timeoutMs = 30_000, what = 'condition' } = {}): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-}
 
 const decidedEventOf = (approvalId: string) => (event: RecordedEvent) =>
   event.name === 'approval-decided' && event.payload.approval.id === approvalId;

@@ -1,4 +1,4 @@
-// A small REST client for cross-process tests: signs in, sets up sites and members, and answers status + body.
+// The one REST client for test/: signs in, sets up sites, users, members and content, and answers status + body.
 // biome-ignore-all lint/suspicious/noExplicitAny: response bodies are whatever the server sent; tests assert their shape.
 
 export interface ApiResponse<T = any> {
@@ -52,16 +52,40 @@ export class ApiClient {
     return response.body?.data as T;
   }
 
+  /** Like `request`, but any status outside 2xx throws with the body; answers the body's `data`. */
+  async send<T = any>(method: string, path: string, options: { body?: unknown; siteId?: string } = {}): Promise<T> {
+    const response = await this.request<{ data: T }>(method, path, options);
+    if (response.status < 200 || response.status > 299)
+      throw new Error(`${method} ${path} failed: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body?.data as T;
+  }
+
   async createSite(name: string): Promise<string> {
     return (await this.expect<{ id: string }>(201, 'POST', '/sites', { body: { name } })).id;
+  }
+
+  createUser(user: { email: string; name: string; password: string }): Promise<{ id: string; email: string }> {
+    return this.expect(201, 'POST', '/users', { body: user });
+  }
+
+  addMember(siteId: string, userId: string, role: 'admin' | 'editor' | 'viewer', capabilities: string[] = []): Promise<unknown> {
+    return this.expect(200, 'PUT', `/members/${userId}`, { siteId, body: { role, capabilities } });
+  }
+
+  createCollection(siteId: string, collection: { name: string; label?: string; fields?: unknown[] }): Promise<unknown> {
+    return this.send('POST', '/collections', { siteId, body: collection });
+  }
+
+  createItem(siteId: string, collection: string, data: Record<string, unknown>): Promise<{ id: string }> {
+    return this.send('POST', `/items/${collection}`, { siteId, body: { data } });
   }
 
   /** A new user who is a member of `siteId` with `role`, signed in. */
   async createMember(siteId: string, role: 'admin' | 'editor' | 'viewer' = 'admin'): Promise<ApiClient & { userId: string }> {
     const email = `${role}-${Math.random().toString(36).slice(2)}@cluster.test`;
     const password = 'member-password-1';
-    const user = await this.expect<{ id: string }>(201, 'POST', '/users', { body: { email, password, name: `The ${role}` } });
-    await this.expect(200, 'PUT', `/members/${user.id}`, { siteId, body: { role } });
+    const user = await this.createUser({ email, password, name: `The ${role}` });
+    await this.addMember(siteId, user.id, role);
     const client = await ApiClient.signIn(this.baseUrl, email, password);
     return Object.assign(client, { userId: user.id });
   }

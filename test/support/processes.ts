@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { until } from './poll.js';
 
 export const ROOT = join(import.meta.dirname, '../..');
 
@@ -90,17 +91,14 @@ export function freePort(): Promise<number> {
 }
 
 export async function waitForHttp(url: string, { status = 200, timeoutMs = 60_000 } = {}): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(url);
-      if (response.status === status) return response;
-      last = `status ${response.status}`;
-    } catch (error) {
-      last = (error as Error).message;
-    }
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-  throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms (${last})`);
+  const answer = await until(
+    () =>
+      fetch(url).then(
+        (response) => response,
+        (error: Error) => error.message,
+      ),
+    (answer) => typeof answer !== 'string' && answer.status === status,
+    { timeoutMs, what: `${url} answering ${status}` },
+  );
+  return answer as Response;
 }

@@ -287,5 +287,6 @@ describe('property 12: decisions', () => {
       }),
       RUNS,
     );
-  });
+    // A hundred scenarios, each deciding through the real BullMQ queue and worker: allow for a loaded machine.
+  }, 180_000);
 });

@@ -1,9 +1,11 @@
 // Everything under /api/v1: login, then authenticate → body → routes; site-scoped routes behind tenancy.
-import { Router } from 'express';
+import { type Request, Router } from 'express';
+import type { IdempotencyStore } from '../store/idempotency.store.js';
 import type { Services } from '../services/index.js';
 import { createLoginRouter, createSessionRouter } from './auth.router.js';
 import { authenticate } from './authenticate.js';
 import { createCollectionsRouter } from './collections.router.js';
+import { idempotency } from './idempotency.js';
 import { createItemsRouter } from './items.router.js';
 import { jsonBody } from './json-body.js';
 import { createMembersRouter } from './members.router.js';
@@ -20,19 +22,29 @@ export interface SiteRouter {
 export interface ApiRouterOptions {
   services: Pick<Services, 'auth' | 'access' | 'users' | 'sites' | 'members' | 'collections' | 'fields' | 'items'>;
   studioOrigin?: string | undefined;
+  /** Where Idempotency-Key records live (API.md "Safe retries"). */
+  idempotency: { store: IdempotencyStore; leaseMs: number };
   /** Mounted at `path` after authentication, body parsing and tenancy. */
   siteRouters?: SiteRouter[];
 }
 
 const SITE_SCOPED_PATHS = ['/members', '/collections', '/items'];
 
-export function createApiRouter({ services, studioOrigin, siteRouters = [] }: ApiRouterOptions): Router {
+/** Creates whose document carries the request's operation id: a retry after a lost run finds what it stored. */
+const RESUMABLE_CREATES = [/^\/items\/[^/]+\/?$/, /^\/collections\/?$/, /^\/collections\/[^/]+\/fields\/?$/];
+
+function isResumableCreate(request: Request): boolean {
+  return request.method === 'POST' && RESUMABLE_CREATES.some((pattern) => pattern.test(request.path));
+}
+
+export function createApiRouter({ services, studioOrigin, idempotency: retries, siteRouters = [] }: ApiRouterOptions): Router {
   const router = Router();
   const siteTenancy = tenancy({ access: services.access });
   router.use(createLoginRouter({ auth: services.auth, jsonBody: jsonBody() }));
 
   router.use(authenticate({ auth: services.auth, studioOrigin }));
   router.use(jsonBody());
+  router.use(idempotency({ ...retries, resumable: isResumableCreate }));
   router.use(createSessionRouter({ auth: services.auth }));
   router.use(createUsersRouter({ users: services.users, tenancy: siteTenancy }));
   router.use(createSitesRouter({ sites: services.sites }));

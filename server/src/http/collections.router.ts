@@ -4,6 +4,7 @@ import { Router } from 'express';
 import type { CollectionsService } from '../services/collections.service.js';
 import type { FieldsService } from '../services/fields.service.js';
 import { requireCollectionName } from './collection-name-param.js';
+import { resumedContextOf, writeContextOf } from './idempotency.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, requireCapabilities } from './require-capabilities.js';
 
@@ -31,7 +32,7 @@ export function createCollectionsRouter({ collections, fields }: CollectionsRout
 
   router.post('/collections', write, async (request, response) => {
     const input = parseInput(CreateCollectionRequest, request.body, 'body');
-    sendData(response, 201, await collections.create(currentSiteId(request), input));
+    sendData(response, 201, await collections.create(currentSiteId(request), input, writeContextOf(request)));
   });
 
   router.delete('/collections/:name', write, checkCollectionName, async (request, response) => {
@@ -41,7 +42,7 @@ export function createCollectionsRouter({ collections, fields }: CollectionsRout
 
   router.post('/collections/:name/fields', write, checkCollectionName, async (request, response) => {
     const field = parseInput(CreateFieldRequest, request.body, 'body');
-    sendData(response, 201, await fields.add(currentSiteId(request), routeParam(request, 'name'), field));
+    sendData(response, 201, await fields.add(currentSiteId(request), routeParam(request, 'name'), field, resumedContextOf(request)));
   });
 
   router.patch('/collections/:name/fields/:field', write, checkCollectionName, async (request, response) => {

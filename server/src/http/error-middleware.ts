@@ -1,5 +1,5 @@
 // The one place that turns errors into API.md's envelope: domain errors by class, the client's mistakes as
-// 400/413, a Redis outage as 503, the rest as 500 without details.
+// 400/413, a MongoDB or Redis outage as 503 with Retry-After, the rest as 500 without details.
 import {
   DomainError,
   type ErrorCode,
@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from '@lumibase/shared';
 import type { NextFunction, Request, Response } from 'express';
-import { isRedisOutage } from '../infrastructure/redis-outage.js';
+import { isDependencyOutage } from '../infrastructure/dependency-outage.js';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -25,12 +25,15 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNAVAILABLE: 503,
 };
 
+/** Seconds a client should wait before retrying a 503: about one server-selection timeout. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /**
- * Redis refusing a command while it is down (the client fails fast: its offline queue is off) is an
- * outage, not a bug: 503, so sign-in and chat answer at once instead of hanging or failing with a 500.
+ * MongoDB or Redis refusing a command while it is down (Redis fails fast: its offline queue is off;
+ * MongoDB after serverSelectionTimeoutMS) is an outage, not a bug: 503, never a 500.
  */
 function fromOutage(error: unknown): DomainError | undefined {
-  return isRedisOutage(error) ? new UnavailableError({ message: 'A backing service is unavailable; try again shortly' }) : undefined;
+  return isDependencyOutage(error) ? new UnavailableError({ message: 'A backing service is unavailable; try again shortly' }) : undefined;
 }
 
 /**
@@ -71,6 +74,7 @@ export function errorMiddleware(error: unknown, request: Request, response: Resp
     if (domainError instanceof RateLimitedError && domainError.retryAfterSeconds !== undefined) {
       response.setHeader('Retry-After', String(domainError.retryAfterSeconds));
     }
+    if (domainError instanceof UnavailableError) response.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     response.status(STATUS_BY_CODE[domainError.code]).json(toEnvelope(domainError, requestId));
     return;
   }

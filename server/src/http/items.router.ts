@@ -3,6 +3,7 @@ import { ItemListQuery, ItemWriteRequest } from '@lumibase/shared';
 import { Router } from 'express';
 import type { ItemsService } from '../services/items.service.js';
 import { requireCollectionName } from './collection-name-param.js';
+import { writeContextOf } from './idempotency.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, requireCapabilities } from './require-capabilities.js';
 
@@ -25,7 +26,7 @@ export function createItemsRouter({ items }: { items: ItemsService }): Router {
 
   router.post('/items/:collection', write, checkCollectionName, async (request, response) => {
     const { data } = parseInput(ItemWriteRequest, request.body, 'body');
-    sendData(response, 201, await items.create(currentSiteId(request), routeParam(request, 'collection'), data));
+    sendData(response, 201, await items.create(currentSiteId(request), routeParam(request, 'collection'), data, writeContextOf(request)));
   });
 
   router.patch('/items/:collection/:id', write, checkCollectionName, async (request, response) => {

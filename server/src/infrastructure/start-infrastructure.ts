@@ -34,8 +34,14 @@ export async function startInfrastructure(
   const resolvedRedis = await resolveRedis({ url: config.REDIS_URL, dataDir: config.DATA_DIR, logger });
   const resolvedMongo = await resolveMongo({ uri: config.MONGODB_URI, dataDir: config.DATA_DIR, logger });
 
+  // While MongoDB is down a command fails after serverSelectionTimeoutMS (the route answers 503)
+  // instead of waiting in mongoose's buffer; the driver reconnects by itself once it is back.
   const mongo = await mongoose
-    .createConnection(resolvedMongo.uri, { dbName: config.MONGODB_DB, serverSelectionTimeoutMS: 5000 })
+    .createConnection(resolvedMongo.uri, {
+      dbName: config.MONGODB_DB,
+      serverSelectionTimeoutMS: config.MONGODB_SERVER_SELECTION_TIMEOUT_MS,
+      bufferCommands: false,
+    })
     .asPromise();
   // Commands fail fast while Redis is down (the routes answer 503) instead of waiting in an offline queue.
   const redis: RedisClientType = createClient({ url: resolvedRedis.url, disableOfflineQueue: true });

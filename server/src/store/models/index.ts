@@ -2,6 +2,7 @@
 import type { Connection } from 'mongoose';
 import { type CmsCollectionModel, createCmsCollectionModel } from './cms-collection.model.js';
 import { type CmsItemModel, createCmsItemModel } from './cms-item.model.js';
+import { createIdempotencyRecordModel, type IdempotencyRecordModel } from './idempotency-record.model.js';
 import { createMembershipModel, type MembershipModel } from './membership.model.js';
 import { createSessionModel, type SessionModel } from './session.model.js';
 import { createSiteModel, type SiteModel } from './site.model.js';
@@ -14,6 +15,7 @@ export interface Models {
   sessions: SessionModel;
   collections: CmsCollectionModel;
   items: CmsItemModel;
+  idempotency: IdempotencyRecordModel;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function createModels(connection: Connection): Promise<Models> {
     sessions: createSessionModel(connection),
     collections: createCmsCollectionModel(connection),
     items: createCmsItemModel(connection),
+    idempotency: createIdempotencyRecordModel(connection),
   };
   for (const model of Object.values(models)) await model.createIndexes();
   return models;

@@ -84,3 +84,24 @@ export function describeError(error: unknown): string {
       return apiError.message;
   }
 }
+
+/** The notice for an automatic retry of a state-changing request (the client sends it again once, with the same key). */
+export function describeRetry(notice: { stage: 'retrying' | 'recovered' | 'failed'; reason: 'NETWORK' | 'UNAVAILABLE' }): {
+  tone: 'info' | 'success' | 'danger';
+  title: string;
+  message: string;
+} {
+  const why = notice.reason === 'NETWORK' ? 'The connection to the server was interrupted' : 'The server was briefly unavailable';
+  switch (notice.stage) {
+    case 'retrying':
+      return { tone: 'info', title: 'Trying again…', message: `${why}; sending your change once more. It will not be applied twice.` };
+    case 'recovered':
+      return { tone: 'success', title: 'Done on the second try', message: `${why}, so your change was sent again and went through once.` };
+    case 'failed':
+      return {
+        tone: 'danger',
+        title: 'Your change could not be confirmed',
+        message: `${why} and the retry failed too. Check, then try again.`,
+      };
+  }
+}

@@ -135,3 +135,68 @@ describe('createApi', () => {
     expect(fetch.mock.calls[0]![0]).toBe('/api/v1/users?email=bob%40x.io');
   });
 });
+
+describe('HttpClient: safe retries', () => {
+  function retryingClient(answers: Array<Response | Error>) {
+    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => {
+      const next = answers.shift();
+      if (next instanceof Error) throw next;
+      return next!;
+    });
+    const notices: unknown[] = [];
+    let keys = 0;
+    const http = new HttpClient({
+      fetch: fetch as typeof globalThis.fetch,
+      onRetry: (notice) => notices.push(notice),
+      newIdempotencyKey: () => `key-${++keys}`,
+      sleep: async () => {},
+    });
+    const keyOf = (call: number) => (fetch.mock.calls[call]![1]!.headers as Record<string, string>)['Idempotency-Key'];
+    return { fetch, http, notices, keyOf };
+  }
+  const unavailable = () => json(503, { error: { code: 'UNAVAILABLE', message: 'down', requestId: 'r' } }, { 'retry-after': '5' });
+
+  it('sends a fresh Idempotency-Key with every state-changing call, none with a read', async () => {
+    const { http, keyOf } = retryingClient([
+      json(201, { data: { id: 'a' } }),
+      json(201, { data: { id: 'b' } }),
+      json(200, { data: { id: 'c' } }),
+    ]);
+    await http.request('/items/posts', { method: 'POST', body: { data: {} }, schema: Answer });
+    await http.request('/items/posts', { method: 'POST', body: { data: {} }, schema: Answer });
+    await http.request('/items/posts/c', { schema: Answer });
+    expect([keyOf(0), keyOf(1), keyOf(2)]).toEqual(['key-1', 'key-2', undefined]);
+  });
+
+  it('retries once with the same key after a 503, and says so', async () => {
+    const { http, fetch, notices, keyOf } = retryingClient([unavailable(), json(201, { data: { id: 'a' } })]);
+    await expect(http.request('/items/posts', { method: 'POST', body: { data: {} }, schema: Answer })).resolves.toEqual({
+      data: { id: 'a' },
+    });
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(keyOf(1)).toBe(keyOf(0));
+    expect(notices).toEqual([
+      { stage: 'retrying', method: 'POST', path: '/items/posts', reason: 'UNAVAILABLE' },
+      { stage: 'recovered', method: 'POST', path: '/items/posts', reason: 'UNAVAILABLE' },
+    ]);
+  });
+
+  it('retries once after a network error; a second failure is thrown and reported', async () => {
+    const { http, fetch, notices, keyOf } = retryingClient([new TypeError('Failed to fetch'), new TypeError('Failed to fetch')]);
+    const error = await http.request('/ai/chat', { method: 'POST', body: { message: 'hi' } }).catch((caught) => caught);
+    expect(error).toMatchObject({ code: 'NETWORK' });
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(keyOf(1)).toBe(keyOf(0));
+    expect(notices.at(-1)).toMatchObject({ stage: 'failed', reason: 'NETWORK' });
+  });
+
+  it('does not retry reads, nor answers other than 503', async () => {
+    const read = retryingClient([unavailable()]);
+    await expect(read.http.request('/items/posts', { schema: Answer })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(read.fetch).toHaveBeenCalledTimes(1);
+    const conflict = retryingClient([json(409, { error: { code: 'CONFLICT', message: 'taken', requestId: 'r' } })]);
+    await expect(conflict.http.request('/collections', { method: 'POST', body: {} })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(conflict.fetch).toHaveBeenCalledTimes(1);
+    expect(conflict.notices).toEqual([]);
+  });
+});

@@ -4,8 +4,9 @@ import { createAuthApi } from './auth-api.js';
 import { HttpClient, type HttpClientOptions } from './http-client.js';
 import { createSiteApi, type SiteApi } from './site-api.js';
 
-export { ApiError, describeError, toApiError } from './api-error.js';
+export { ApiError, describeError, describeRetry, toApiError } from './api-error.js';
 export type { Page } from './admin-api.js';
+export type { RetryNotice } from './http-client.js';
 export type { SessionInfo } from './auth-api.js';
 export type { ItemData, SiteApi } from './site-api.js';
 

@@ -1,11 +1,19 @@
-// The site's approvals as every view sees them: the pending list and count (GET /ai/approvals, then kept by approval
-// events in seq order), the latest known state of each approval, and the decisions this tab is making.
+// The approvals sync engine: the site's pending list and count (GET /ai/approvals, then kept by approval events in
+// seq order), the latest known state of each approval, and the decisions this tab is making. Wording: approval-notices.ts.
 import type { ApprovalDecision, ApprovalJson, ApprovalStatus } from '@lumibase/shared';
 import { SvelteMap } from 'svelte/reactivity';
-import { type ApiError, describeError, type SiteApi, toApiError } from '../api/index.js';
+import { type ApiError, type SiteApi, toApiError } from '../api/index.js';
 import type { ApprovalCreatedEvent, ApprovalDecidedEvent } from '../realtime/events.js';
 import type { ResourceStatus } from './resource.svelte.js';
-import type { ToastTone } from './toasts.svelte.js';
+import {
+  type ApprovalToast,
+  type CardNote,
+  decidedText,
+  failedRunNote,
+  lostRaceText,
+  refusalNote,
+  settledToast,
+} from './approval-notices.js';
 
 /** How one status change moves the pending count: API.md sends one approval-decided event per change. */
 const PENDING_DELTA: Record<ApprovalStatus, number> = {
@@ -20,12 +28,6 @@ const SETTLED: readonly ApprovalStatus[] = ['approved', 'rejected'];
 /** This tab's part in a decision: waiting for the decide reply, or (after a 202) for the outcome event. */
 export type DecisionPhase = 'deciding' | 'executing';
 
-/** What a card says about this tab's last decision on it (a failure, a queue that was down). */
-export interface CardNote {
-  tone: 'warning' | 'danger';
-  text: string;
-}
-
 /** A card that left the list because someone decided it; shown briefly, naming who. */
 export interface Departure {
   key: number;
@@ -38,7 +40,7 @@ export interface ApprovalsStateOptions {
   /** The signed-in user, to tell "you in another tab" from another admin. */
   userId?: () => string | undefined;
   /** Announces the outcome of this tab's own decisions. */
-  notify?: (toast: { tone: ToastTone; title: string; message?: string }) => void;
+  notify?: (toast: ApprovalToast) => void;
   departureMs?: number;
 }
 
@@ -197,23 +199,21 @@ export class ApprovalsState {
       this.#settle(approval);
       return;
     }
-    if (this.#remove(approval.id)) this.#depart(approval, this.#decidedText(approval));
+    if (this.#remove(approval.id)) this.#depart(approval, decidedText(approval, this.#options.userId?.()));
   }
 
   /** This tab's decision has an answer: the card leaves, waits for the outcome, or says why it is still pending. */
   #settle(approval: ApprovalJson): void {
-    const { id, skillName } = approval;
+    const { id } = approval;
     switch (approval.status) {
       case 'approved':
+      case 'rejected': {
         this.#phases.delete(id);
         this.#remove(id);
-        this.#options.notify?.({ tone: 'success', title: `Approved: ${skillName} ran`, message: approval.context.message });
+        const toast = settledToast(approval);
+        if (toast) this.#options.notify?.(toast);
         break;
-      case 'rejected':
-        this.#phases.delete(id);
-        this.#remove(id);
-        this.#options.notify?.({ tone: 'info', title: `Rejected: ${skillName}`, message: approval.context.message });
-        break;
+      }
       case 'executing':
         this.#phases.set(id, 'executing');
         this.#replace(approval);
@@ -221,12 +221,7 @@ export class ApprovalsState {
       case 'pending':
         this.#phases.delete(id);
         this.#upsert(approval);
-        if (approval.lastError) {
-          this.#notes.set(id, {
-            tone: 'warning',
-            text: `It ran and failed: ${approval.lastError}. The approval is still pending, so you can try again.`,
-          });
-        }
+        if (approval.lastError) this.#notes.set(id, failedRunNote(approval.lastError));
         break;
     }
   }
@@ -245,16 +240,10 @@ export class ApprovalsState {
         return;
       }
       this.#remove(id);
-      this.#depart(latest, `Someone else decided first: ${latest ? this.#decidedText(latest) : 'this approval is no longer pending.'}`);
+      this.#depart(latest, lostRaceText(latest, this.#options.userId?.()));
       return;
     }
-    const text =
-      error.status === 503
-        ? 'The job queue is unavailable, so nothing ran. The approval is still pending; try again in a moment.'
-        : error.status === 403
-          ? "You can't decide this approval: it needs approvals:decide and every capability its skill requires."
-          : describeError(error);
-    this.#notes.set(id, { tone: error.status === 503 ? 'warning' : 'danger', text });
+    this.#notes.set(id, refusalNote(error));
   }
 
   /** Keeps the newer of what is known and a reply read over HTTP (which may race the events). */
@@ -263,22 +252,6 @@ export class ApprovalsState {
     if (known && isNewer(known, approval)) return known;
     this.#known.set(approval.id, approval);
     return approval;
-  }
-
-  #decidedText(approval: ApprovalJson): string {
-    const by = approval.decidedBy;
-    const you = by && by.id === this.#options.userId?.();
-    const who = you ? 'You' : (by?.name ?? 'Another admin');
-    const where = you ? ' in another tab' : '';
-    const skill = approval.skillName;
-    switch (approval.status) {
-      case 'rejected':
-        return `${who} rejected ${skill}${where}${approval.reason ? `: “${approval.reason}”` : '.'}`;
-      case 'executing':
-        return `${who} approved ${skill}${where}; it is running.`;
-      default:
-        return `${who} approved ${skill}${where}.`;
-    }
   }
 
   #depart(approval: ApprovalJson | undefined, text: string): void {

@@ -1,11 +1,21 @@
-// One open collection: its schema and one page of its items, kept current by content-changed events.
-import type { CollectionView, ItemView } from '@lumibase/shared';
-import type { Page, SiteApi } from '../api/index.js';
+// One open collection: its schema and one page of its items, kept current by content-changed events, and the writes
+// the collection page makes (items, fields, the collection itself), each announced and followed by the reads it stales.
+import type { CollectionView, Field, FieldChanges, ItemView } from '@lumibase/shared';
+import type { ItemData, Page, SiteApi } from '../api/index.js';
 import type { ContentChangedEvent } from '../realtime/events.js';
 import { Resource } from './resource.svelte.js';
+import type { ToastTone } from './toasts.svelte.js';
 
 export const PAGE_SIZE = 25;
 const HIGHLIGHT_MS = 4000;
+
+export interface CollectionStateOptions {
+  limit?: number;
+  /** Announces a write's success (a toast). */
+  notify?: (toast: { tone: ToastTone; title: string }) => void;
+  /** The site's collection list is stale (a field count changed, the collection is gone). */
+  onCollectionsChanged?: () => void;
+}
 
 export class CollectionState {
   readonly name: string;
@@ -19,11 +29,13 @@ export class CollectionState {
   arrivedIds = $state<string[]>([]);
 
   readonly #api: SiteApi;
+  readonly #options: CollectionStateOptions;
 
-  constructor(api: SiteApi, name: string, { limit = PAGE_SIZE }: { limit?: number } = {}) {
+  constructor(api: SiteApi, name: string, options: CollectionStateOptions = {}) {
     this.#api = api;
+    this.#options = options;
     this.name = name;
-    this.limit = limit;
+    this.limit = options.limit ?? PAGE_SIZE;
     this.schema = new Resource(() => api.collections.get(name));
     this.items = new Resource(() => api.items.list(name, { limit: this.limit, offset: this.offset }));
   }
@@ -67,9 +79,59 @@ export class CollectionState {
     void this.refreshItems();
   }
 
+  async createItem(data: ItemData): Promise<void> {
+    await this.#api.items.create(this.name, data);
+    this.#notify('Item created');
+    await this.refreshItems();
+  }
+
+  async updateItem(id: string, data: ItemData): Promise<void> {
+    await this.#api.items.update(this.name, id, data);
+    this.#notify('Changes saved');
+    await this.refreshItems();
+  }
+
+  async deleteItem(id: string): Promise<void> {
+    await this.#api.items.remove(this.name, id);
+    this.#notify('Item deleted');
+    await this.refreshItems();
+  }
+
+  async addField(field: Field): Promise<void> {
+    await this.#api.collections.addField(this.name, field);
+    this.#notify(`Field ${field.name} added`);
+    await this.schema.load({ silent: true });
+    this.#options.onCollectionsChanged?.();
+  }
+
+  async updateField(fieldName: string, changes: FieldChanges): Promise<void> {
+    await this.#api.collections.updateField(this.name, fieldName, changes);
+    this.#notify(`Field ${fieldName} saved`);
+    await this.schema.load({ silent: true });
+  }
+
+  /** A removed field also loses its values in every item. */
+  async removeField(fieldName: string): Promise<void> {
+    await this.#api.collections.removeField(this.name, fieldName);
+    this.#notify(`Field ${fieldName} removed`);
+    await this.schema.load({ silent: true });
+    void this.refreshItems();
+    this.#options.onCollectionsChanged?.();
+  }
+
+  async deleteCollection(): Promise<void> {
+    await this.#api.collections.remove(this.name);
+    this.#notify(`Collection ${this.name} deleted`);
+    this.#options.onCollectionsChanged?.();
+  }
+
   resync(): void {
     void this.schema.load({ silent: true });
     void this.refreshItems();
+  }
+
+  #notify(title: string): void {
+    this.#options.notify?.({ tone: 'success', title });
   }
 
   #highlight(id: string): void {

@@ -28,12 +28,20 @@ function fakeApi(state: { collections: CollectionView[]; items: ItemView[] }) {
     collections: {
       list: vi.fn(async () => state.collections),
       get: vi.fn(async (name: string) => state.collections.find((collection) => collection.name === name)!),
+      addField: vi.fn(async () => undefined),
+      removeField: vi.fn(async () => undefined),
+      remove: vi.fn(async () => undefined),
     },
     items: {
       list: vi.fn(async (_name: string, { limit, offset }: { limit: number; offset: number }) => ({
         data: state.items.slice(offset, offset + limit),
         meta: { total: state.items.length, limit, offset },
       })),
+      create: vi.fn(async (_name: string, data: Record<string, unknown>) => {
+        const created = { ...item(`i${state.items.length}`), data };
+        state.items = [...state.items, created];
+        return created;
+      }),
     },
   };
   return api as unknown as SiteApi & typeof api;
@@ -98,6 +106,34 @@ describe('CollectionState', () => {
     await flush();
     expect(view.offset).toBe(0);
     expect(view.items.value?.data.map((row) => row.id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('CollectionState writes', () => {
+  it('creates an item, announces it and shows it in the page', async () => {
+    const state = { collections: [{ name: 'posts', fields: [] }], items: [] as ItemView[] };
+    const api = fakeApi(state);
+    const notify = vi.fn();
+    const view = new CollectionState(api, 'posts', { notify });
+    view.load();
+    await flush();
+    await view.createItem({ title: 'Hello' });
+    expect(api.items.create).toHaveBeenCalledWith('posts', { title: 'Hello' });
+    expect(notify).toHaveBeenCalledWith({ tone: 'success', title: 'Item created' });
+    expect(view.items.value?.data.map((row) => row.data.title)).toEqual(['Hello']);
+  });
+
+  it('tells the site its collection list is stale when a field is added or removed, or the collection deleted', async () => {
+    const api = fakeApi({ collections: [{ name: 'posts', fields: [] }], items: [] });
+    const onCollectionsChanged = vi.fn();
+    const notify = vi.fn();
+    const view = new CollectionState(api, 'posts', { notify, onCollectionsChanged });
+    await view.addField({ name: 'body', type: 'text', required: false });
+    await view.removeField('body');
+    await view.deleteCollection();
+    expect(api.collections.remove).toHaveBeenCalledWith('posts');
+    expect(onCollectionsChanged).toHaveBeenCalledTimes(3);
+    expect(notify.mock.calls.map(([toast]) => toast.title)).toEqual(['Field body added', 'Field body removed', 'Collection posts deleted']);
   });
 });
 

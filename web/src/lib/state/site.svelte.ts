@@ -1,5 +1,13 @@
 // The site the Studio works in: chosen by the user, remembered per user in localStorage, checked against their sites.
-import { type Capability, hasCapabilities, type SiteAccess } from '@lumibase/shared';
+import {
+  type Capability,
+  type CapabilityHolder,
+  canDecideApproval,
+  deciderCapabilities,
+  hasCapabilities,
+  missingCapabilities,
+  type SiteAccess,
+} from '@lumibase/shared';
 import type { SessionState } from './session.svelte.js';
 
 export const SITE_STORAGE_PREFIX = 'lumibase.site.';
@@ -38,9 +46,25 @@ export class SiteState {
 
   /** True when the signed-in user holds every capability in the current site (`*` counts for superadmins only). */
   can(...required: Capability[]): boolean {
+    const holder = this.#holder();
+    return holder ? hasCapabilities(holder, required) : false;
+  }
+
+  /** The decider rule (shared with the server): approvals:decide plus every capability the skill requires. */
+  canDecide(skillName: string): boolean {
+    const holder = this.#holder();
+    return holder ? canDecideApproval(holder, skillName) : false;
+  }
+
+  /** What the signed-in user lacks to decide on `skillName` here (all of it when no site is chosen). */
+  missingToDecide(skillName: string): string[] {
+    const holder = this.#holder();
+    return holder ? missingCapabilities(holder, deciderCapabilities(skillName)) : deciderCapabilities(skillName);
+  }
+
+  #holder(): CapabilityHolder | undefined {
     const site = this.current;
-    if (!site) return false;
-    return hasCapabilities({ capabilities: site.capabilities, isSuperadmin: this.#session.isSuperadmin }, required);
+    return site ? { capabilities: site.capabilities, isSuperadmin: this.#session.isSuperadmin } : undefined;
   }
 
   #stored(): string | undefined {

@@ -1,6 +1,6 @@
 // The Studio's object graph for one tab (API client → session → site → live → content), shared through Svelte context.
 import { getContext, setContext } from 'svelte';
-import { type Api, createApi } from '../api/index.js';
+import { type Api, createApi, describeRetry } from '../api/index.js';
 import { truncate } from '../format/values.js';
 import type { ApprovalCreatedEvent } from '../realtime/events.js';
 import type { SocketFactory } from '../realtime/realtime-client.js';
@@ -35,7 +35,12 @@ export class Studio {
 
   constructor({ fetch, storage, createSocket, notifications }: StudioOptions = {}) {
     this.notifications = notifications ?? browserNotifications();
-    this.api = createApi({ ...(fetch ? { fetch } : {}), onUnauthenticated: () => this.session.expire() });
+    this.api = createApi({
+      ...(fetch ? { fetch } : {}),
+      onUnauthenticated: () => this.session.expire(),
+      // A write retried after a network error or a 503 (same Idempotency-Key): say so.
+      onRetry: (notice) => this.toasts.show(describeRetry(notice)),
+    });
     this.session = new SessionState(this.api);
     this.site = new SiteState(this.session, storage);
     this.live = new LiveState({
@@ -100,7 +105,7 @@ export class Studio {
 
   /** Approvers hear about each new request made by someone else: a toast with a link, and a desktop notification. */
   #alertApprovers({ approval }: ApprovalCreatedEvent): void {
-    if (!this.site.can('approvals:decide') || approval.requestedBy.id === this.session.user?.id) return;
+    if (!this.site.canDecide(approval.skillName) || approval.requestedBy.id === this.session.user?.id) return;
     const href = `/settings/ai-approvals#approval-${approval.id}`;
     const title = `${approval.requestedBy.name || 'An admin'} asked to run ${approval.skillName}`;
     const toast = this.toasts.show({

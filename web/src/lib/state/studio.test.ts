@@ -48,7 +48,8 @@ describe('Studio', () => {
   });
 
   describe('approvals', () => {
-    function signedInStudio({ capabilities = ['approvals:decide'] } = {}) {
+    // deleteCollection (the fixtures' skill) needs schema:write besides approvals:decide: the decider rule.
+    function signedInStudio({ capabilities = ['approvals:decide', 'schema:write'] } = {}) {
       const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
         const url = String(input);
         if (url.startsWith('/api/v1/ai/approvals')) return json({ data: [approvalFixture({ siteId: 'a' })], meta: { total: 3, seq: 20 } });
@@ -103,6 +104,15 @@ describe('Studio', () => {
       expect(studio.toasts.list).toEqual([]);
       expect(notifications.show).not.toHaveBeenCalled();
       expect(studio.approvals?.total).toBe(4);
+    });
+
+    it("does not alert holders of approvals:decide who lack the skill's capabilities", async () => {
+      const { studio, sockets, notifications } = signedInStudio({ capabilities: ['approvals:decide'] });
+      await studio.session.restore();
+      await studio.live.connect('a');
+      sockets[0]!.serverEmit('approval-created', created(21));
+      expect(studio.toasts.list).toEqual([]);
+      expect(notifications.show).not.toHaveBeenCalled();
     });
 
     it("follows the approvals the Copilot's replies created", async () => {
