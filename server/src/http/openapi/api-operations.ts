@@ -11,6 +11,7 @@ import {
   CreateSiteRequest,
   CreateUserRequest,
   CreateWebhookRequest,
+  dataEnvelope,
   CreatedWebhookResponse,
   DecideApprovalRequest,
   FieldResponse,
@@ -351,7 +352,7 @@ const ROUTE_OPERATIONS: ApiOperation[] = [
     auth: 'session',
     site: true,
     body: ChatRequest,
-    success: { status: 200, description: 'The outcome of each skill call', schema: ChatResponse },
+    success: { status: 200, description: 'The outcome of each skill call', schema: dataEnvelope(ChatResponse) },
     errors: [429],
   }),
   api({

@@ -98,6 +98,20 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  it('wraps every JSON success body in the { data } envelope', () => {
+    for (const [path, item] of Object.entries(document.paths ?? {})) {
+      if (!path.startsWith('/api/v1/') || path === '/api/v1/openapi.json') continue;
+      for (const method of METHODS) {
+        const operation = (item as Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>)[
+          method
+        ];
+        const success = Object.entries(operation?.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
+        const schema = success?.content?.['application/json']?.schema as { properties?: object } | undefined;
+        if (schema) expect(Object.keys(schema.properties ?? {}), `${method} ${path}`).toContain('data');
+      }
+    }
+  });
+
   it('describes the socket events in its components', () => {
     const schemas = document.components?.schemas ?? {};
     for (const name of [
