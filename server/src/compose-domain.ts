@@ -15,9 +15,14 @@ import { createSkillExecutors } from './skills/index.js';
 import { AiStores } from './store/ai/ai-stores.js';
 import { StoreApprovalTargets } from './approvals/approval-target.js';
 import { createStores } from './store/stores.js';
+import { registerWebhookModels, WebhookStore } from './store/webhook.store.js';
+import { createWebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { createWebhooksQueue } from './webhooks/webhooks.queue.js';
 
 export interface DomainOptions {
   config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS'>;
+  /** For BullMQ producers (the webhooks queue). */
+  redisUrl: string;
   logger: Logger;
   mongo: Connection;
   redis: RedisClientType;
@@ -27,9 +32,15 @@ export interface DomainOptions {
   scryptParameters?: { N: number; r: number; p: number };
 }
 
-export async function composeDomain({ config, logger, mongo, redis, publish, scryptParameters }: DomainOptions) {
+export async function composeDomain({ config, logger, mongo, redis, redisUrl, publish, scryptParameters }: DomainOptions) {
   const eventLog = await createEventLog(mongo, { retentionDays: config.EVENT_RETENTION_DAYS });
-  const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish, logger });
+  const webhookModels = registerWebhookModels(mongo);
+  await Promise.all([webhookModels.Webhook.init(), webhookModels.WebhookDelivery.init()]);
+  const webhooks = (siteId: string) => new WebhookStore(webhookModels, siteId);
+  const webhooksQueue = createWebhooksQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
+  // Every relayed event also becomes the deliveries of the site's webhooks subscribed to it.
+  const onAppended = createWebhookDispatcher({ webhooks, queue: webhooksQueue });
+  const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish, logger, onAppended });
   const stores = await createStores(mongo, { relay });
   const aiStores = new AiStores(mongo, relay);
   await aiStores.ensureIndexes();
@@ -47,7 +58,21 @@ export async function composeDomain({ config, logger, mongo, redis, publish, scr
   const executors = createSkillExecutors({ ...services, operations: aiStores, revisions });
   // What an approval would change, taken by the gate, re-checked by the decider and the worker.
   const approvalTargets = new StoreApprovalTargets(stores);
-  return { eventLog, relay, stores, aiStores, services, hasher, executors, revisions, approvalTargets };
+  return {
+    eventLog,
+    relay,
+    stores,
+    aiStores,
+    services,
+    hasher,
+    executors,
+    revisions,
+    approvalTargets,
+    webhooks,
+    webhooksQueue,
+    /** Closes the connections the domain opened itself (the webhooks queue). */
+    close: () => webhooksQueue.close(),
+  };
 }
 
 export type Domain = Awaited<ReturnType<typeof composeDomain>>;

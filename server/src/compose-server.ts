@@ -1,6 +1,7 @@
 // The API's object graph over a composed domain: Copilot (gate, decider over the skill-execution queue) → HTTP → sockets.
 // start-server.ts (the API process's composition root) and route tests build it from the same pieces.
 import type { Server as HttpServer } from 'node:http';
+import { QUEUE_NAMES } from '@lumibase/shared';
 import type { RequestHandler } from 'express';
 import type { RedisClientType } from 'redis';
 import { QueuedApprovalExecutor } from './approvals/queued-approval-executor.js';
@@ -11,6 +12,9 @@ import type { Config } from './config.js';
 import { type SiteRouter, createApiRouter } from './http/api.router.js';
 import { createRevisionsRouter } from './http/revisions.router.js';
 import { createHttpApp } from './http/app.js';
+import { createQueueDashboard } from './http/queue-dashboard.js';
+import { createWebhooksRouter } from './http/webhooks.router.js';
+import { WebhooksService } from './services/webhooks.service.js';
 import type { DependencyCheck } from './infrastructure/dependency-check.js';
 import type { Logger } from './logger.js';
 import { createSocketAuthenticator } from './realtime/authenticate-socket.js';
@@ -23,6 +27,8 @@ export interface ComposeServerOptions {
   logger: Logger;
   /** node-redis client (rate limits). */
   redis: RedisClientType;
+  /** For BullMQ connections (the queue dashboard). */
+  redisUrl: string;
   domain: Domain;
   /** Where decisions send approved skills; the workers run them. */
   queue: SkillExecutionQueue;
@@ -32,7 +38,17 @@ export interface ComposeServerOptions {
   sockets?: { server: SocketServer; httpServer: HttpServer };
 }
 
-export async function composeServer({ config, logger, redis, domain, queue, dependencies, studio, sockets }: ComposeServerOptions) {
+export async function composeServer({
+  config,
+  logger,
+  redis,
+  redisUrl,
+  domain,
+  queue,
+  dependencies,
+  studio,
+  sockets,
+}: ComposeServerOptions) {
   const { stores, services, hasher } = domain;
   await bootstrapSuperadmin({ users: stores.users, hasher, email: config.LUMIBASE_ADMIN_EMAIL, password: config.LUMIBASE_ADMIN_PASSWORD });
 
@@ -46,9 +62,15 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
     approvalExecutor,
     ...(sockets ? { progress: { send: (sessionId, event) => sockets.server.sendCopilotProgress(sessionId, event) } } : {}),
   });
+  const webhooks = new WebhooksService({
+    webhooks: domain.webhooks,
+    queue: domain.webhooksQueue,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+  });
   const siteRouters: SiteRouter[] = [
     copilot.siteRouter,
     { path: '/items', router: createRevisionsRouter({ revisions: domain.revisions }) },
+    { path: '/webhooks', router: createWebhooksRouter({ webhooks }) },
   ];
   const idempotencyStore = new IdempotencyStore(stores.models.idempotency, config.IDEMPOTENCY_RETENTION_SECONDS * 1000);
   const api = createApiRouter({
@@ -57,7 +79,21 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
     idempotency: { store: idempotencyStore, leaseMs: config.IDEMPOTENCY_LEASE_SECONDS * 1000 },
     siteRouters,
   });
-  const app = createHttpApp({ logger, dependencies, api, ...(studio ? { studio } : {}) });
+  const queueDashboard = createQueueDashboard({
+    auth: services.auth,
+    studioOrigin: config.STUDIO_ORIGIN,
+    redisUrl,
+    prefix: config.QUEUE_PREFIX,
+    queueNames: QUEUE_NAMES,
+  });
+  const app = createHttpApp({
+    logger,
+    dependencies,
+    api,
+    studioOrigin: config.STUDIO_ORIGIN,
+    admin: queueDashboard.router,
+    ...(studio ? { studio } : {}),
+  });
 
   if (sockets) {
     const { server, httpServer } = sockets;
@@ -80,6 +116,8 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
     copilot,
     /** The all-in-one entry calls this when LUMIBASE_DEMO is true; it does nothing unless the database has no site. */
     createDemoSite: () => createDemoSite({ services, stores }),
+    /** Closes what the server opened beside the domain (the dashboard's queues). */
+    close: () => queueDashboard.close(),
   };
 }
 

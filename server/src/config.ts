@@ -7,6 +7,10 @@ const booleanFlag = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** LOG_FORMAT: forced log line formats (logger.ts). */
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 /** The language-model providers LLM_PROVIDER names (llm/create-planner.ts says what each needs). */
 export const LLM_PROVIDERS = ['echo', 'openai', 'anthropic', 'gemini', 'workers-ai'] as const;
 
@@ -164,7 +168,19 @@ export const SETTINGS = {
   STUDIO_ORIGIN: {
     schema: z.url().optional(),
     accepts: 'an origin such as https://studio.example.com',
-    description: "Studio origin accepted for cookie-authenticated writes besides the server's own",
+    description:
+      "The Studio's origin when hosted elsewhere: the one origin allowed cross-origin (CORS, with credentials) and for cookie-authenticated writes",
+  },
+  PUBLIC_URL: {
+    schema: z.url().optional(),
+    accepts: 'a URL such as https://cms.example.com',
+    description: 'Where people open the Studio, for links in webhook messages (unset: STUDIO_ORIGIN, else http://localhost:PORT)',
+  },
+  WEBHOOK_ALLOW_PRIVATE: {
+    schema: booleanFlag.default(false),
+    accepts: 'true or false',
+    default: 'false',
+    description: 'Let webhooks target loopback and private addresses (refused by default: SSRF protection)',
   },
   SESSION_TTL_HOURS: {
     schema: z.coerce
@@ -261,6 +277,11 @@ export const SETTINGS = {
     default: '0',
     description: 'Fault injection for crash tests: a worker waits this long after a skill took effect, before settling its approval',
   },
+  LOG_FORMAT: {
+    schema: z.enum(LOG_FORMATS).optional(),
+    accepts: 'pretty or json',
+    description: 'Log lines: unset prints one coloured line per event on a terminal and JSON otherwise; set to force one',
+  },
   LOG_LEVEL: {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     accepts: 'one of fatal, error, warn, info, debug, trace, silent',
@@ -305,4 +326,9 @@ export function describeConfig(config: Config): Record<string, unknown> {
     described[name] = setting.secret ? (value === undefined ? 'unset' : 'set') : value;
   }
   return described;
+}
+
+/** The Studio's base URL for links sent outside (webhook messages). */
+export function studioUrl(config: Pick<Config, 'PUBLIC_URL' | 'STUDIO_ORIGIN' | 'PORT'>): string {
+  return (config.PUBLIC_URL ?? config.STUDIO_ORIGIN ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 }

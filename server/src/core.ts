@@ -1,5 +1,5 @@
 // The server's domain as a library: what the workers and the all-in-one entry compose from.
-export { type Config, ConfigError, describeConfig, loadConfig, SETTINGS } from './config.js';
+export { type Config, ConfigError, describeConfig, loadConfig, SETTINGS, studioUrl } from './config.js';
 export { configTable } from './config-table.js';
 export { type Infrastructure, startInfrastructure } from './infrastructure/start-infrastructure.js';
 export { exitWithStartupError, stopOnSignals } from './lifecycle.js';
@@ -13,3 +13,4 @@ export { ExpirySweep } from './approvals/expiry-sweep.js';
 export { createSkillExecutionQueue } from './approvals/skill-execution.queue.js';
 export { createSkillExecutionWorker } from './approvals/skill-execution.worker.js';
 export { SITE_EVENT_CHANNEL } from './realtime/socket-server.js';
+export { createWebhooksWorker } from './webhooks/webhooks.worker.js';

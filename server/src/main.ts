@@ -7,7 +7,7 @@ import { startServer } from './start-server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger({ level: config.LOG_LEVEL, name: 'lumibase-server' });
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'lumibase-server', format: config.LOG_FORMAT });
   try {
     const infrastructure = await startInfrastructure(config, logger);
     const server = await startServer({ config, logger, infrastructure });

@@ -31,13 +31,14 @@ export async function startServer({
 }): Promise<RunningServer> {
   const { mongo, redis, redisUrl, dependencies } = infrastructure;
   const httpServer = createServer();
-  const sockets = await createSocketServer({ logger, redis });
-  const domain = await composeDomain({ config, logger, mongo, redis, publish: sockets.publish });
+  const sockets = await createSocketServer({ logger, redis, studioOrigin: config.STUDIO_ORIGIN });
+  const domain = await composeDomain({ config, logger, mongo, redis, redisUrl, publish: sockets.publish });
   const queue = createSkillExecutionQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const composed = await composeServer({
     config,
     logger,
     redis,
+    redisUrl,
     domain,
     queue,
     dependencies,
@@ -59,6 +60,8 @@ export async function startServer({
       const closed = new Promise<void>((done) => httpServer.close(() => done()));
       await sockets.close();
       await queue.close();
+      await composed.close();
+      await domain.close();
       httpServer.closeAllConnections();
       await closed;
     },

@@ -18,6 +18,8 @@ export * from './api/policy.js';
 export * from './api/audit.js';
 export * from './api/revisions.js';
 export * from './api/conversations.js';
+export * from './api/health.js';
+export * from './api/webhooks.js';
 export * from './events.js';
 export * from './decider.js';
 export * from './jobs.js';

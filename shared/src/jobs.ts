@@ -1,5 +1,6 @@
 // Job payloads that cross from the server to the workers through BullMQ: parsed on arrival.
 import { z } from 'zod';
+import { WEBHOOKS_QUEUE } from './api/webhooks.js';
 
 export const SKILL_EXECUTION_QUEUE = 'skill-execution';
 
@@ -15,3 +16,6 @@ export type SkillExecutionJob = z.infer<typeof SkillExecutionJob>;
 export function skillExecutionJobId({ approvalId, attempt }: Pick<SkillExecutionJob, 'approvalId' | 'attempt'>): string {
   return `${approvalId}-${attempt}`;
 }
+
+/** Every BullMQ queue LumiBase runs: what the queue dashboard shows. */
+export const QUEUE_NAMES = [SKILL_EXECUTION_QUEUE, WEBHOOKS_QUEUE] as const;

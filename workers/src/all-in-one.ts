@@ -14,7 +14,7 @@ import { startWorkers } from './start-workers.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger({ level: config.LOG_LEVEL, name: 'lumibase' });
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'lumibase', format: config.LOG_FORMAT });
   try {
     const infrastructure = await startInfrastructure(config, logger);
     const studio = await loadStudioHandler();

@@ -4,7 +4,7 @@ import { startWorkers } from './start-workers.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger({ level: config.LOG_LEVEL, name: 'lumibase-worker' });
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'lumibase-worker', format: config.LOG_FORMAT });
   try {
     const infrastructure = await startInfrastructure(config, logger, { embeddedMongo: false, processName: 'npm run start:worker' });
     const workers = await startWorkers({ config, logger, infrastructure });

@@ -1,6 +1,6 @@
-// The workers' object graph: domain (the server's core) → skill-execution processor → reconciler.
+// The workers' object graph: domain (the server's core) → skill-execution and webhooks processors → reconciler.
 // Site events the workers' writes owe are pushed to every server through the socket.io Redis emitter.
-import { SKILL_EXECUTION_QUEUE, type SiteEvent } from '@lumibase/shared';
+import { SKILL_EXECUTION_QUEUE, type SiteEvent, WEBHOOKS_QUEUE } from '@lumibase/shared';
 import {
   ApprovalJobRunner,
   type Config,
@@ -9,10 +9,12 @@ import {
   ExpirySweep,
   createSkillExecutionQueue,
   createSkillExecutionWorker,
+  createWebhooksWorker,
   type Infrastructure,
   type Logger,
   Reconciler,
   SITE_EVENT_CHANNEL,
+  studioUrl,
 } from '@lumibase/server/core';
 import { Emitter } from '@socket.io/redis-emitter';
 import type { Worker } from 'bullmq';
@@ -53,7 +55,14 @@ export async function startWorkers({
   await emitterClient.connect();
   const emitter = new Emitter(emitterClient);
   const publish = (event: SiteEvent) => emitter.serverSideEmit(SITE_EVENT_CHANNEL, event);
-  const domain = await composeDomain({ config, logger, mongo: infrastructure.mongo, redis: infrastructure.redis, publish });
+  const domain = await composeDomain({
+    config,
+    logger,
+    mongo: infrastructure.mongo,
+    redis: infrastructure.redis,
+    redisUrl: infrastructure.redisUrl,
+    publish,
+  });
   const runner = new ApprovalJobRunner({
     stores: domain.aiStores,
     executors: withFaultDelay(domain.executors, config.FAULT_DELAY_AFTER_SKILL_MS),
@@ -71,12 +80,23 @@ export async function startWorkers({
     lockMs: config.JOB_LOCK_MS,
   });
 
+  // Site events become signed deliveries to the sites' webhooks, one at a time in seq order.
+  const webhooks = createWebhooksWorker({
+    redisUrl: infrastructure.redisUrl,
+    prefix: config.QUEUE_PREFIX,
+    logger,
+    webhooks: domain.webhooks,
+    studioUrl: studioUrl(config),
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+  });
+
   const queue = createSkillExecutionQueue({ redisUrl: infrastructure.redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const reconciler = new Reconciler({ relay: domain.relay, approvals: domain.aiStores.models.approvals, queue, logger });
   reconciler.start(config.RECONCILE_INTERVAL_MS);
   const expirySweep = new ExpirySweep({ approvals: domain.aiStores.models.approvals, stores: domain.aiStores, logger });
   expirySweep.start(config.APPROVAL_EXPIRY_SWEEP_MS);
   logger.info({ queue: SKILL_EXECUTION_QUEUE, prefix: config.QUEUE_PREFIX, concurrency: config.WORKER_CONCURRENCY }, 'workers started');
+  logger.info({ queue: WEBHOOKS_QUEUE, prefix: config.QUEUE_PREFIX }, 'webhooks worker started');
 
   return {
     worker: skillExecution.worker,
@@ -86,6 +106,8 @@ export async function startWorkers({
       await expirySweep.stop();
       await reconciler.stop();
       await skillExecution.close();
+      await webhooks.close();
+      await domain.close();
       await queue.close();
       if (emitterClient.isReady) await emitterClient.quit().catch(() => emitterClient.destroy());
       else emitterClient.destroy();

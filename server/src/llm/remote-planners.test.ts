@@ -77,7 +77,7 @@ describe.each(Object.entries(CASES))('the %s planner', (provider, providerCase) 
   const build = (overrides: Partial<PlannerConfig> = {}) => {
     const logger = createLogger({
       level: 'trace',
-      destination: new Writable({ write: (chunk, _encoding, done) => done(void logLines.push(String(chunk))) }),
+      output: new Writable({ write: (chunk, _encoding, done) => done(void logLines.push(String(chunk))) }),
     });
     const config = { LLM_TIMEOUT_MS: 5000, ...providerCase.config(server.url), ...overrides } as PlannerConfig;
     return { logger, planner: createPlanner(config, { retry: { logger, sleep: async (ms) => void delays.push(ms) } }) };

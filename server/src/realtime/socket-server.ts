@@ -49,6 +49,8 @@ export interface SocketServerOptions {
   logger: Logger;
   /** With Redis, N server processes share rooms and receive each other's (and the workers') site events. */
   redis?: RedisClientType;
+  /** STUDIO_ORIGIN, allowed cross-origin with credentials. */
+  studioOrigin?: string | undefined;
 }
 
 export interface ServeSocketsOptions {
@@ -68,8 +70,10 @@ function handshakeError(error: unknown): Error {
  * Built before the domain, since the outbox relay publishes through it; `serve` then attaches it to
  * the HTTP server with the handshake's authentication once the services exist.
  */
-export async function createSocketServer({ logger, redis }: SocketServerOptions) {
-  const io: LumiSocketServer = new Server({ path: '/socket.io', serveClient: false });
+export async function createSocketServer({ logger, redis, studioOrigin }: SocketServerOptions) {
+  // The Studio on another origin (STUDIO_ORIGIN) may poll with its cookie; no other origin gets CORS headers.
+  const cors = studioOrigin ? { origin: new URL(studioOrigin).origin, credentials: true } : undefined;
+  const io: LumiSocketServer = new Server({ path: '/socket.io', serveClient: false, ...(cors ? { cors } : {}) });
   let subscriber: RedisClientType | undefined;
   let publisher: RedisClientType | undefined;
   if (redis) {

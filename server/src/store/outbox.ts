@@ -54,6 +54,11 @@ export interface OutboxRelayOptions {
   eventLog: (siteId: string) => EventLogStore;
   publish: (event: SiteEvent) => void;
   logger: Logger;
+  /**
+   * Runs once an event has its seq and before it is cleared from its document (webhooks queue their
+   * deliveries here). A failure leaves the event owed: the retry must be idempotent by `eventId`.
+   */
+  onAppended?: (event: SiteEvent, eventId: string) => Promise<void>;
 }
 
 export class OutboxRelay {
@@ -117,6 +122,7 @@ export class OutboxRelay {
         eventId: entry.eventId,
         event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody,
       });
+      await this.options.onAppended?.(event, entry.eventId);
       // Bookkeeping, not a change of the record: updatedAt stays as the change left it.
       await model.updateOne({ _id: document._id }, { $pull: { outbox: { eventId: entry.eventId } } }, { timestamps: false });
       this.options.publish(event);

@@ -11,7 +11,8 @@ import { createSkillExecutionQueue, type SkillExecutionQueue } from '../approval
 import { createSkillExecutionWorker } from '../approvals/skill-execution.worker.js';
 import { composeDomain } from '../compose-domain.js';
 import { type ComposedServer, composeServer } from '../compose-server.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, studioUrl } from '../config.js';
+import { createWebhooksWorker } from '../webhooks/webhooks.worker.js';
 import type { SkillExecutors } from '../harness/skill-executors.js';
 import { createLogger } from '../logger.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
@@ -91,6 +92,7 @@ export async function startTestServer(
     logger,
     mongo: database.connection,
     redis,
+    redisUrl,
     publish: () => {},
     ...(parts.productionScrypt ? {} : { scryptParameters: TEST_SCRYPT }),
   });
@@ -113,7 +115,15 @@ export async function startTestServer(
   // The workers' expiry sweep, in-process like the worker.
   const expirySweep = new ExpirySweep({ approvals: domain.aiStores.models.approvals, stores: domain.aiStores, logger });
   expirySweep.start(config.APPROVAL_EXPIRY_SWEEP_MS);
-  const composed = await composeServer({ config, logger, redis, domain: { ...domain, executors }, queue, dependencies: [] });
+  const webhooksWorker = createWebhooksWorker({
+    redisUrl,
+    prefix,
+    logger,
+    webhooks: domain.webhooks,
+    studioUrl: studioUrl(config),
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+  });
+  const composed = await composeServer({ config, logger, redis, redisUrl, domain: { ...domain, executors }, queue, dependencies: [] });
   const httpServer = composed.app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     httpServer.once('listening', () => resolve());
@@ -207,6 +217,9 @@ export async function startTestServer(
       await expirySweep.stop();
       await worker.close();
       await realQueue.close();
+      await composed.close();
+      await webhooksWorker.close();
+      await domain.close();
       const keys = await redis.keys(`${prefix}:*`);
       if (keys.length > 0) await redis.del(keys);
       await redis.quit();

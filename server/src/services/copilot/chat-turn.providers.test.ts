@@ -77,7 +77,7 @@ describe.each(PROVIDERS)('a chat turn with the $provider planner', ({ provider, 
     logLines = [];
     const logger = createLogger({
       level: 'trace',
-      destination: new Writable({ write: (chunk, _encoding, done) => done(void logLines.push(String(chunk))) }),
+      output: new Writable({ write: (chunk, _encoding, done) => done(void logLines.push(String(chunk))) }),
     });
     planner = createPlanner({ LLM_TIMEOUT_MS: 5000, ...config(server.url) } as PlannerConfig, { retry: { logger, sleep: async () => {} } });
     chat = new ChatService({

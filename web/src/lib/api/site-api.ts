@@ -24,6 +24,13 @@ import {
   type Role,
   UserListResponse,
   type UserView,
+  CreatedWebhookResponse,
+  type SiteEventName,
+  type WebhookDeliveryView,
+  WebhookDeliveryResponse,
+  type WebhookFormat,
+  WebhookListResponse,
+  type WebhookView,
 } from '@lumibase/shared';
 import { z } from 'zod';
 import type { Page } from './admin-api.js';
@@ -78,6 +85,21 @@ export function createSiteApi(http: HttpClient, siteId: string) {
       },
       async remove(collection: string, id: string): Promise<void> {
         await http.request(`/items/${segment(collection)}/${segment(id)}`, { ...site, method: 'DELETE' });
+      },
+    },
+    webhooks: {
+      async list(): Promise<WebhookView[]> {
+        return (await http.request('/webhooks', { ...site, schema: WebhookListResponse })).data;
+      },
+      /** The answer is the only place the secret is ever shown. */
+      async create(webhook: { url: string; events: SiteEventName[]; format: WebhookFormat }) {
+        return (await http.request('/webhooks', { ...site, method: 'POST', body: webhook, schema: CreatedWebhookResponse })).data;
+      },
+      async remove(id: string): Promise<void> {
+        await http.request(`/webhooks/${segment(id)}`, { ...site, method: 'DELETE' });
+      },
+      async sendTest(id: string): Promise<WebhookDeliveryView> {
+        return (await http.request(`/webhooks/${segment(id)}/test`, { ...site, method: 'POST', schema: WebhookDeliveryResponse })).data;
       },
     },
     members: {
