@@ -22,7 +22,7 @@ const receiver = createServer((request, response) => {
 beforeAll(async () => {
   ensureStudioBuild();
   await new Promise<void>((listening) => receiver.listen(0, '127.0.0.1', () => listening()));
-  studio = await startStudio('webhooks', { WEBHOOK_ALLOW_PRIVATE: 'true' });
+  studio = await startStudio('webhooks', { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
 });
 afterAll(async () => {
   await studio?.stop();

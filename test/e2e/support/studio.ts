@@ -39,7 +39,8 @@ export interface RunningStudio {
   stop(): Promise<void>;
 }
 
-export async function startStudio(label: string, extraEnv: Record<string, string> = {}): Promise<RunningStudio> {
+/** `env` adds settings (e.g. a language model at a local fake server). */
+export async function startStudio(label: string, { env = {} }: { env?: Record<string, string> } = {}): Promise<RunningStudio> {
   const dataDir = mkdtempSync(join(tmpdir(), `lumibase-e2e-${label}-`));
   const port = await freePort();
   const admin = { email: 'root@studio.test', password: 'root-password-1' };
@@ -53,7 +54,7 @@ export async function startStudio(label: string, extraEnv: Record<string, string
       LOG_LEVEL: 'warn',
       QUEUE_PREFIX: `e2e-${label}-${port}`,
       REDIS_URL: process.env.LUMIBASE_TEST_REDIS_URL ?? '',
-      ...extraEnv,
+      ...env,
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;

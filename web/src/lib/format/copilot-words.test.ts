@@ -65,3 +65,15 @@ describe('the Copilot in plain words', () => {
     expect(candidates.some((phrase) => phrase.includes('posts'))).toBe(false);
   });
 });
+
+describe('a model failure in plain words', () => {
+  it('tells its message, since it names no skill', () => {
+    const failed = {
+      status: 'denied' as const,
+      reason: 'model_failed' as const,
+      message: 'The Copilot’s language model failed (timeout); nothing more was run. Try again.',
+    };
+    expect(explainDenial(failed, ['posts'])).toBe(failed.message);
+    expect(explainDenial({ ...failed, message: 'The model failed' })).toBe('The model failed.');
+  });
+});

@@ -81,8 +81,8 @@ const sentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
 
 /** One human sentence saying why a call was not done and how to get it done. */
 export function explainDenial(outcome: DeniedOutcome, collections: readonly string[] = []): string {
-  // A model failure names no skill: nothing ran, and trying again is the fix.
-  if (!outcome.skill) return `${sentence(outcome.message)} Nothing was changed; try again in a moment.`;
+  // A model failure names no skill: its message says what failed.
+  if (!outcome.skill) return sentence(outcome.message);
   const skill = outcome.skill.name;
   const action = lowerFirst(skillAction(skill));
   const example = exampleFor(skill, collections[0]);

@@ -9,7 +9,7 @@ import {
   type SiteEventPayloads,
 } from '@lumibase/shared';
 
-export { ResyncRequiredEvent } from '@lumibase/shared';
+export { CopilotProgressEvent, ResyncRequiredEvent } from '@lumibase/shared';
 export type { ApprovalCreatedEvent, ApprovalDecidedEvent, ContentChangedEvent, SiteEventName, SiteEventPayloads };
 export { SITE_EVENT_NAMES };
 

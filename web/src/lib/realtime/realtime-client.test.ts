@@ -172,3 +172,31 @@ describe('RealtimeClient', () => {
     expect(events).toEqual([]);
   });
 });
+
+describe('RealtimeClient copilot-progress', () => {
+  it('hands on each copilot-progress event parsed with the shared schema, outside the seq order, and drops malformed ones', () => {
+    const { createSocket, sockets } = fakeSocketFactory();
+    const progress: unknown[] = [];
+    const events: SequencedEvent[] = [];
+    const client = new RealtimeClient({
+      siteId: SITE,
+      lastSeq: 3,
+      createSocket,
+      onEvent: (event) => events.push(event),
+      onResync: () => {},
+      onStatus: () => {},
+      onCopilotProgress: (event) => progress.push(event),
+    });
+    client.start();
+    const socket = sockets[0]!;
+    const call = { conversationId: 'c1', step: 1, kind: 'tool-call', skill: 'listItems' };
+    socket.serverEmit('copilot-progress', call);
+    socket.serverEmit('copilot-progress', { conversationId: 'c1', step: 0, kind: 'text', text: 'x' });
+    socket.serverEmit('copilot-progress', { conversationId: 'c1', step: 1, kind: 'shout' });
+    socket.serverEmit('copilot-progress', { conversationId: 'c1', step: 1, kind: 'tool-result', skill: 'listItems', status: 'executed' });
+    expect(progress).toEqual([call, { conversationId: 'c1', step: 1, kind: 'tool-result', skill: 'listItems', status: 'executed' }]);
+    expect(events).toEqual([]);
+    expect(client.lastSeq).toBe(3);
+    client.close();
+  });
+});

@@ -1,7 +1,14 @@
 // One socket for one site: sends lastSeq on every (re)connect, applies site events in seq order, asks for a refetch when needed.
 import type { SocketHandshakeAuth } from '@lumibase/shared';
 import { io } from 'socket.io-client';
-import { ResyncRequiredEvent, SITE_EVENT_NAMES, SITE_EVENT_SCHEMAS, type SequencedEvent, type SiteEventName } from './events.js';
+import {
+  CopilotProgressEvent,
+  ResyncRequiredEvent,
+  SITE_EVENT_NAMES,
+  SITE_EVENT_SCHEMAS,
+  type SequencedEvent,
+  type SiteEventName,
+} from './events.js';
 import { SeqOrderer } from './seq-orderer.js';
 
 export type ConnectionStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'offline' | 'denied';
@@ -35,6 +42,8 @@ export interface RealtimeClientOptions {
   onResync: (seq: number | undefined) => void;
   onStatus: (status: ConnectionStatus, detail?: string) => void;
   onUnauthenticated?: () => void;
+  /** A Copilot turn's progress (the caller's own turns only; no seq, not replayed), parsed; malformed ones are dropped. */
+  onCopilotProgress?: (event: CopilotProgressEvent) => void;
 }
 
 const SERVER_DISCONNECT_RETRY_MS = 1500;
@@ -100,6 +109,7 @@ export class RealtimeClient {
     });
     for (const name of SITE_EVENT_NAMES) socket.on(name, (raw: unknown) => this.#receive(name, raw));
     socket.on('resync-required', (raw: unknown) => this.#resync(raw));
+    socket.on('copilot-progress', (raw: unknown) => this.#progress(raw));
     socket.connect();
   }
 
@@ -139,6 +149,11 @@ export class RealtimeClient {
     if (!parsed.success || parsed.data.siteId !== this.siteId) return;
     this.#orderer.reset(parsed.data.seq);
     this.#options.onResync(parsed.data.seq);
+  }
+
+  #progress(raw: unknown): void {
+    const parsed = CopilotProgressEvent.safeParse(raw);
+    if (parsed.success) this.#options.onCopilotProgress?.(parsed.data);
   }
 
   #reconnect(): void {

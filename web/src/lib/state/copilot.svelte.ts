@@ -1,6 +1,6 @@
 // One Copilot conversation in the current site: the last 50 messages (in memory only: a reload starts empty),
 // one message in flight at a time, errors told in the thread, and the conversation continued by its id.
-import { CHAT_MESSAGE_MAX, type ChatResponse } from '@lumibase/shared';
+import { CHAT_MESSAGE_MAX, type ChatResponse, type CopilotProgressEvent } from '@lumibase/shared';
 import { type ApiError, describeError, toApiError } from '../api/index.js';
 
 /** The panel keeps at most this many messages, user and assistant alike (property 13). */
@@ -10,6 +10,14 @@ export type CopilotMessage =
   | { id: number; role: 'user'; text: string; at: Date }
   | { id: number; role: 'assistant'; kind: 'reply'; reply: ChatResponse; at: Date }
   | { id: number; role: 'assistant'; kind: 'error'; title: string; text: string; at: Date };
+
+/** What the turn in flight has done so far: the model's streamed words, and each skill it called with its status. */
+export type CopilotProgressEntry =
+  | { step: number; kind: 'text'; text: string }
+  | { step: number; kind: 'tool'; skill: string; status: NonNullable<CopilotProgressEvent['status']> | undefined };
+
+/** At most this many progress entries are kept for one turn (the oldest go first). */
+export const COPILOT_PROGRESS_MAX = 100;
 
 type NewMessage = CopilotMessage extends infer Message ? (Message extends CopilotMessage ? Omit<Message, 'id' | 'at'> : never) : never;
 
@@ -23,9 +31,13 @@ export class CopilotState {
   messages = $state.raw<CopilotMessage[]>([]);
   sending = $state(false);
   conversationId = $state<string | undefined>(undefined);
+  /** The turn in flight, as its copilot-progress events tell it; emptied when the reply (or an error) arrives. */
+  progress = $state.raw<CopilotProgressEntry[]>([]);
 
   readonly #options: CopilotStateOptions;
   #nextId = 1;
+  /** The conversation the turn in flight belongs to: known from the start, or taken from its first event. */
+  #turnConversation: string | undefined;
 
   constructor(options: CopilotStateOptions) {
     this.#options = options;
@@ -36,6 +48,8 @@ export class CopilotState {
     if (this.sending || text.trim() === '') return false;
     this.#push({ role: 'user', text });
     this.sending = true;
+    this.progress = [];
+    this.#turnConversation = this.conversationId;
     try {
       const reply = await this.#options.chat({ message: text, conversationId: this.conversationId });
       this.conversationId = reply.conversationId;
@@ -47,8 +61,36 @@ export class CopilotState {
       this.#push({ role: 'assistant', kind: 'error', ...explain(toApiError(error)) });
     } finally {
       this.sending = false;
+      this.progress = [];
+      this.#turnConversation = undefined;
     }
     return true;
+  }
+
+  /**
+   * One copilot-progress event: kept while a message is in flight and the event is of its conversation (a new
+   * conversation's id is taken from its first event). Text pieces of a step join into one entry; a tool result
+   * gives its status to the call it answers.
+   */
+  receiveProgress(event: CopilotProgressEvent): void {
+    if (!this.sending) return;
+    this.#turnConversation ??= event.conversationId;
+    if (event.conversationId !== this.#turnConversation) return;
+    const entries = [...this.progress];
+    const last = entries.at(-1);
+    if (event.kind === 'text') {
+      if (!event.text) return;
+      if (last?.kind === 'text' && last.step === event.step) entries[entries.length - 1] = { ...last, text: last.text + event.text };
+      else entries.push({ step: event.step, kind: 'text', text: event.text });
+    } else if (event.skill) {
+      const status = event.kind === 'tool-result' ? event.status : undefined;
+      const open = event.kind === 'tool-result' ? entries.findIndex((entry) => isOpenCall(entry, event.step, event.skill!)) : -1;
+      if (open >= 0) entries[open] = { step: event.step, kind: 'tool', skill: event.skill, status };
+      else entries.push({ step: event.step, kind: 'tool', skill: event.skill, status });
+    } else {
+      return;
+    }
+    this.progress = entries.slice(-COPILOT_PROGRESS_MAX);
   }
 
   /** Starts a new conversation: an empty thread, and the next message opens a new conversation id. */
@@ -62,6 +104,10 @@ export class CopilotState {
     const next = { ...message, id: this.#nextId++, at: new Date() } as CopilotMessage;
     this.messages = [...this.messages.slice(-(COPILOT_HISTORY_MAX - 1)), next];
   }
+}
+
+function isOpenCall(entry: CopilotProgressEntry, step: number, skill: string): boolean {
+  return entry.kind === 'tool' && entry.step === step && entry.skill === skill && entry.status === undefined;
 }
 
 /** What the thread says when a message could not be answered. */

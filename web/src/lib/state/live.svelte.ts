@@ -1,9 +1,10 @@
 // The tab's live connection to the current site: one RealtimeClient at a time, listeners that survive site switches.
-import type { SequencedEvent, SiteEventName, SiteEventPayloads } from '../realtime/events.js';
+import type { CopilotProgressEvent, SequencedEvent, SiteEventName, SiteEventPayloads } from '../realtime/events.js';
 import { type ConnectionStatus, RealtimeClient, type SocketFactory } from '../realtime/realtime-client.js';
 
 type EventListener = (event: SequencedEvent) => void;
 type ResyncListener = (seq: number | undefined) => void;
+type ProgressListener = (event: CopilotProgressEvent) => void;
 
 export interface LiveStateOptions {
   createSocket?: SocketFactory;
@@ -21,6 +22,7 @@ export class LiveState {
   readonly #options: LiveStateOptions;
   readonly #eventListeners = new Set<EventListener>();
   readonly #resyncListeners = new Set<ResyncListener>();
+  readonly #progressListeners = new Set<ProgressListener>();
   #client: RealtimeClient | undefined;
   /** The site being connected to (plain field: compared inside effects without subscribing to it). */
   #target: string | undefined;
@@ -63,6 +65,9 @@ export class LiveState {
         if (this.#client === client) this.status = status;
       },
       onUnauthenticated: () => this.#options.onUnauthenticated?.(),
+      onCopilotProgress: (event) => {
+        for (const listener of this.#progressListeners) listener(event);
+      },
     });
     this.#client = client;
     client.start();
@@ -90,5 +95,11 @@ export class LiveState {
   onResync(handler: ResyncListener): () => void {
     this.#resyncListeners.add(handler);
     return () => this.#resyncListeners.delete(handler);
+  }
+
+  /** Called with each copilot-progress event of this tab's session (the Copilot turn in flight). */
+  onCopilotProgress(handler: ProgressListener): () => void {
+    this.#progressListeners.add(handler);
+    return () => this.#progressListeners.delete(handler);
   }
 }

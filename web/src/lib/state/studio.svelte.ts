@@ -68,6 +68,7 @@ export class Studio {
         this.#requestToasts.delete(event.approval.id);
       }
     });
+    this.live.onCopilotProgress((event) => this.copilot?.receiveProgress(event));
     this.live.onResync(() => {
       this.content?.resync();
       void this.approvals?.resync();

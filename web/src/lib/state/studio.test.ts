@@ -126,3 +126,28 @@ describe('Studio', () => {
     });
   });
 });
+
+describe('Studio copilot-progress', () => {
+  it("routes the socket's copilot-progress events to the Copilot turn in flight", async () => {
+    let answer!: (response: Response) => void;
+    const fetch = vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url === '/api/v1/ai/chat') return new Promise<Response>((resolve) => (answer = resolve));
+      if (url.startsWith('/api/v1/ai/approvals')) return json({ data: [], meta: { total: 0, seq: 0 } });
+      return me(['a']);
+    });
+    const { createSocket, sockets } = fakeSocketFactory();
+    const studio = new Studio({ fetch, createSocket });
+    await studio.session.restore();
+    await studio.live.connect('a');
+    const copilot = studio.copilot!;
+    const sent = copilot.send('list posts');
+    sockets[0]!.serverEmit('copilot-progress', { conversationId: 'c1', step: 1, kind: 'tool-call', skill: 'listItems' });
+    sockets[0]!.serverEmit('copilot-progress', { conversationId: 'c1', step: 1, kind: 'tool-call' });
+    expect(copilot.progress).toEqual([{ step: 1, kind: 'tool', skill: 'listItems', status: undefined }]);
+    await vi.waitFor(() => expect(answer).toBeDefined());
+    answer(json({ data: { status: 'executed', message: 'ok', conversationId: 'c1', results: [], reply: 'ok' } }));
+    await sent;
+    expect(copilot.progress).toEqual([]);
+  });
+});
