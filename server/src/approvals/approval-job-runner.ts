@@ -37,7 +37,7 @@ export class ApprovalJobRunner {
     // A re-delivered job whose earlier run may have had its effect is not checked: that effect changed it.
     const { target } = await targets.inspect(approval.siteId, approval.skillName, approval.arguments);
     if (!sameTarget(approval.target, target) && !(await operations.claimed(approval.id))) {
-      await expireApproval({ approval, approvals, audit, reason: 'target_changed', at: new Date() });
+      await expireApproval({ approval, approvals, audit, conversations, reason: 'target_changed', at: new Date() });
       return 'expired';
     }
     const settled = await runApproval({

@@ -79,7 +79,7 @@ export class ApprovalDecider {
     const at = this.clock();
     const actor: ActorRef = { id: decider.id, name: decider.name };
     if (at.getTime() >= approval.expiresAt.getTime()) {
-      await expireApproval({ approval, approvals, audit, reason: 'ttl', at });
+      await expireApproval({ approval, approvals, audit, conversations, reason: 'ttl', at });
       throw new ConflictError({ message: 'This approval has expired' });
     }
     if (input.revision !== undefined && input.revision !== approval.revision) throw stale();
@@ -114,7 +114,7 @@ export class ApprovalDecider {
     const preview = await this.targets.inspect(siteId, approval.skillName, edited ?? approval.arguments);
     if (!edited) {
       if (!sameTarget(approval.target, preview.target)) {
-        await expireApproval({ approval, approvals, audit, reason: 'target_changed', at });
+        await expireApproval({ approval, approvals, audit, conversations, reason: 'target_changed', at });
         throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
       }
       if (!sameImpact(approval.impact, preview.impact)) {

@@ -2,6 +2,8 @@
 import type { Approval, ExpiryReason } from '@lumibase/shared';
 import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import type { AuditRepository } from '../store/ai/audit.store.js';
+import type { ConversationRepository } from '../store/ai/conversation.store.js';
+import { noteApprovalOutcome } from './note-approval-outcome.js';
 
 /** The actor of an expiry nobody decided: the system. */
 export const SYSTEM_ACTOR = { id: 'system', name: 'LumiBase' };
@@ -15,12 +17,15 @@ export async function expireApproval({
   approval,
   approvals,
   audit,
+  conversations,
   reason,
   at,
 }: {
   approval: Approval;
   approvals: ApprovalRepository;
   audit: AuditRepository;
+  /** The conversation the approval came from hears that it expired (see note-approval-outcome.ts). */
+  conversations?: Pick<ConversationRepository, 'appendMessage'> | undefined;
   reason: ExpiryReason;
   at: Date;
 }): Promise<Approval | null> {
@@ -35,5 +40,6 @@ export async function expireApproval({
     detail: { reason, ...(reason === 'ttl' ? { expiresAt: approval.expiresAt.toISOString() } : {}) },
     createdAt: at,
   });
+  await noteApprovalOutcome({ conversations, approval: expired, at });
   return expired;
 }

@@ -33,7 +33,17 @@ export class ExpirySweep {
       const site = stores.forSite(siteId.toHexString());
       const approval = await site.approvals.get(_id.toHexString());
       if (approval?.status !== 'pending' || approval.expiresAt.getTime() > now.getTime()) continue;
-      if (await expireApproval({ approval, approvals: site.approvals, audit: site.audit, reason: 'ttl', at: now })) expired++;
+      if (
+        await expireApproval({
+          approval,
+          approvals: site.approvals,
+          audit: site.audit,
+          conversations: site.conversations,
+          reason: 'ttl',
+          at: now,
+        })
+      )
+        expired++;
     }
     if (expired > 0) logger.info({ expired }, 'expired approvals');
     return expired;

@@ -49,3 +49,19 @@ it('expires a pending approval after its TTL: pushed as approval-decided, final,
   );
   expect(audit[0]).toMatchObject({ action: 'expired', actor: { id: 'system' }, detail: { reason: 'ttl', expiresAt: created.expiresAt } });
 });
+
+it("tells the approval's conversation that it expired, so the next turn's model knows", async () => {
+  const asked = await as('POST', '/ai/chat', { message: 'delete collection forgotten' });
+  const { approvalId, conversationId } = asked.body.data;
+  let status = 'pending';
+  const deadline = Date.now() + TTL_SECONDS * 1000 + 15_000;
+  while (status === 'pending' && Date.now() < deadline) {
+    await new Promise((wait) => setTimeout(wait, 100));
+    status = (await as('GET', `/ai/approvals/${approvalId}`)).body.data.status;
+  }
+  expect(status).toBe('expired');
+  const messages = (await as('GET', `/ai/conversations/${conversationId}/messages?limit=100`)).body.data as { content: string }[];
+  expect(messages.map((message) => message.content)).toContainEqual(
+    expect.stringMatching(new RegExp(`approval ${approvalId}.*expired \\(nobody decided in time\\)`)),
+  );
+});

@@ -9,7 +9,7 @@ function shown(value: unknown): string {
   return text.length <= SHOWN_MAX ? text : `${text.slice(0, SHOWN_MAX)}…`;
 }
 
-/** The message for an approval that was settled: approved with its result, rejected with why, failed with the error. */
+/** The message for an approval that was settled: approved with its result, rejected with why, failed with the error, expired. */
 export function approvalOutcomeText(approval: Approval): string | undefined {
   const call = `${approval.skillName} ${shown(approval.arguments)}`;
   const by = approval.decidedBy ? ` by ${approval.decidedBy.name}` : '';
@@ -22,6 +22,8 @@ export function approvalOutcomeText(approval: Approval): string | undefined {
       return approval.lastError
         ? `Update on approval ${approval.id}: ${call} was approved but failed: ${approval.lastError}. It is pending again.`
         : undefined;
+    case 'expired':
+      return `Update on approval ${approval.id}: ${call} expired (${approval.reason === 'target_changed' ? 'what it would change has changed since it was asked for' : 'nobody decided in time'}). It did not run.`;
     default:
       return undefined;
   }
