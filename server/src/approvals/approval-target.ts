@@ -114,7 +114,8 @@ export class StoreApprovalTargets implements ApprovalTargets {
           kind: 'item',
           collection,
           ...(record ? { collectionId: record.id } : {}),
-          ...(item ? { id: item.id } : {}),
+          // The revision binds the approval to the content its approver saw: an edit since changes the target.
+          ...(item ? { id: item.id, revision: item.revision } : {}),
         };
         if (!item) return { target, impact: { summary: `The item ${id} does not exist in ${collection}` } };
         const title = titleOf(item.data);

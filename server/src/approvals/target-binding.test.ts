@@ -82,7 +82,7 @@ describe('the review’s scenario: the target changed before the decision', () =
   it('expires a deleteItem whose item was deleted, and a deleteField whose field was removed', async () => {
     const [itemId] = await createCollection('notes', ['a note']);
     const itemApproval = await ask(`delete item ${itemId} from notes`);
-    expect(itemApproval.target).toEqual({ kind: 'item', collection: 'notes', collectionId: expect.any(String), id: itemId });
+    expect(itemApproval.target).toEqual({ kind: 'item', collection: 'notes', collectionId: expect.any(String), id: itemId, revision: 1 });
     expect(itemApproval.impact).toMatchObject({
       summary: 'Deletes the item "a note" from notes',
       items: [{ id: itemId, title: 'a note' }],
@@ -100,6 +100,18 @@ describe('the review’s scenario: the target changed before the decision', () =
       const after = (await as(bob, 'GET', `/ai/approvals/${approval.id}`)).body.data;
       expect(after).toMatchObject({ status: 'expired', reason: 'target_changed' });
     }
+  });
+
+  it('binds a deleteItem to the revision its approver saw: an item edited since is not deleted', async () => {
+    const [itemId] = await createCollection('memos', ['first draft']);
+    const approval = await ask(`delete item ${itemId} from memos`);
+    expect(approval.target).toMatchObject({ kind: 'item', id: itemId, revision: 1 });
+    expect((await as(ann, 'PATCH', `/items/memos/${itemId}`, { data: { title: 'rewritten, keep me' } })).status).toBe(200);
+
+    const decided = await as(bob, 'POST', `/ai/approvals/${approval.id}/decide`, { decision: 'approved', revision: 1 });
+    expect(decided.status).toBe(409);
+    expect((await as(bob, 'GET', `/ai/approvals/${approval.id}`)).body.data).toMatchObject({ status: 'expired', reason: 'target_changed' });
+    expect((await as(ann, 'GET', `/items/memos/${itemId}`)).body.data.data.title).toBe('rewritten, keep me');
   });
 
   it('refreshes a grown impact instead of running it: 409, a new revision, then approving what is shown works', async () => {
