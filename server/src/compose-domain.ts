@@ -13,7 +13,7 @@ import { RevisionsService } from './services/revisions.service.js';
 import { DomainEvents } from './services/domain-events.js';
 import { createSkillExecutors } from './skills/index.js';
 import { AiStores } from './store/ai/ai-stores.js';
-import { StoreApprovalTargets } from './approvals/approval-target.js';
+import { StoreApprovalTargets } from './harness/approval-target.js';
 import { createStores } from './store/stores.js';
 import { registerWebhookModels, WebhookStore } from './store/webhook.store.js';
 import { createWebhookDispatcher } from './webhooks/webhook-dispatcher.js';
