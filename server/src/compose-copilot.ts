@@ -50,7 +50,7 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
   const approvals = new ApprovalsService({ stores, decider, currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq() });
   const router = createAiRouter({ chat, approvals, conversations: new ConversationsService(stores), audit: new AuditService(stores) });
   const siteRouter: SiteRouter = { path: '/ai', router };
-  return { stores, executors, harness, decider, chat, approvals, siteRouter };
+  return { stores, executors, harness, decider, chat, approvals, siteRouter, provider: planner.provider as string };
 }
 
 export type Copilot = Awaited<ReturnType<typeof composeCopilot>>;

@@ -52,6 +52,7 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
     studioOrigin: config.STUDIO_ORIGIN,
     idempotency: { store: idempotencyStore, leaseMs: config.IDEMPOTENCY_LEASE_SECONDS * 1000 },
     siteRouters,
+    copilot: { provider: copilot.provider },
   });
   const app = createHttpApp({ logger, dependencies, api, ...(studio ? { studio } : {}) });
 
@@ -61,6 +62,7 @@ export async function composeServer({ config, logger, redis, domain, queue, depe
     server.serve({ httpServer, authenticate: createSocketAuthenticator(services), eventLog: domain.eventLog.forSite });
     services.events.on('session-revoked', ({ sessionId }) => server.disconnectSession(sessionId));
     services.events.on('membership-removed', ({ siteId, userId }) => server.disconnectMember(siteId, userId));
+    services.events.on('site-removed', ({ siteId }) => server.disconnectSite(siteId));
   }
 
   return {

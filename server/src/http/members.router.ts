@@ -1,5 +1,5 @@
-// PUT/DELETE /members/:userId and GET /members, in the X-Site-Id site (users:write).
-import { ListQuery, PutMemberRequest } from '@lumibase/shared';
+// POST /members, PUT/DELETE /members/:userId and GET /members, in the X-Site-Id site (users:write).
+import { AddMemberRequest, ListQuery, PutMemberRequest } from '@lumibase/shared';
 import { Router } from 'express';
 import type { MembersService } from '../services/members.service.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
@@ -14,6 +14,12 @@ export function createMembersRouter({ members }: { members: MembersService }): R
     const page = parseInput(ListQuery, request.query, 'query');
     const { records, total } = await members.list(currentSiteId(request), page);
     sendData(response, 200, records, { total, ...page });
+  });
+
+  router.post('/members', async (request, response) => {
+    const input = parseInput(AddMemberRequest, request.body, 'body');
+    const actor = { user: currentUser(request), capabilities: request.context.capabilities ?? [] };
+    sendData(response, 201, await members.add(currentSiteId(request), input, actor));
   });
 
   router.put('/members/:userId', async (request, response) => {
