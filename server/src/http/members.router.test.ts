@@ -261,4 +261,23 @@ describe('POST /members', () => {
     const token = await server.login('one-site@example.test', added.body.data.password);
     expect((await server.request('GET', '/auth/me', { token })).body.data.sites.map((site: { id: string }) => site.id)).toEqual([siteId]);
   });
+
+  it('never stores the one-time password for a replay: the same Idempotency-Key answers the member alone', async () => {
+    const request = {
+      token: admin.token,
+      siteId,
+      headers: { 'idempotency-key': 'add-gina-1' },
+      body: { email: 'gina@example.test', name: 'Gina', role: 'viewer' },
+    };
+    const first = await server.request('POST', '/members', request);
+    expect(first.status).toBe(201);
+    const password = first.body.data.password as string;
+    expect(password).toEqual(expect.any(String));
+    const replay = await server.request('POST', '/members', request);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual({ data: { member: first.body.data.member } });
+    const records = await server.composed.stores.models.idempotency.collection.find({}).toArray();
+    expect(records.length).toBeGreaterThan(0);
+    expect(JSON.stringify(records)).not.toContain(password);
+  });
 });

@@ -2,6 +2,7 @@
 import { AddMemberRequest, ListQuery, PutMemberRequest } from '@lumibase/shared';
 import { Router } from 'express';
 import type { MembersService } from '../services/members.service.js';
+import { IDEMPOTENT_REPLAY_BODY } from './idempotency.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
 
@@ -19,7 +20,10 @@ export function createMembersRouter({ members }: { members: MembersService }): R
   router.post('/members', async (request, response) => {
     const input = parseInput(AddMemberRequest, request.body, 'body');
     const actor = { user: currentUser(request), capabilities: request.context.capabilities ?? [] };
-    sendData(response, 201, await members.add(currentSiteId(request), input, actor));
+    const added = await members.add(currentSiteId(request), input, actor);
+    // The password is answered once and never stored: a replay of this request answers the member alone.
+    if (added.password !== undefined) response.locals[IDEMPOTENT_REPLAY_BODY] = JSON.stringify({ data: { member: added.member } });
+    sendData(response, 201, added);
   });
 
   router.put('/members/:userId', async (request, response) => {
