@@ -1,6 +1,6 @@
-// The Studio in Chromium, administration: a superadmin creates, renames and deletes a site and creates a user; a
-// site admin (users:write, not a superadmin) adds someone without an account in one step (the password shown once),
-// adds an existing user by email, changes the role and capabilities, and removes them.
+// The Studio in Chromium, administration: a superadmin creates, renames and deletes a site and creates, renames and
+// removes a user; a site admin (users:write, not a superadmin) adds someone without an account in one step (the
+// password shown once), adds an existing user by email, changes the role and capabilities, and removes them.
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client.js';
 import { inputError, screenshot, studioPerTest } from './support/studio.js';
@@ -63,6 +63,17 @@ describe('Studio administration', () => {
     await page.locator('#user-email-error').waitFor();
     expect(await inputError(page, 'user-email')).toBe('An account with this email already exists');
     await screenshot(page, 'admin-users');
+
+    // Rename the new user, then remove them; the superadmin has no Remove on their own row.
+    await page.getByRole('button', { name: 'Rename new.person@studio.test' }).click();
+    const renameUser = page.getByRole('dialog', { name: 'Rename New Person' });
+    await renameUser.getByLabel(/^New name/).fill('Renamed Person');
+    await renameUser.getByRole('button', { name: 'Rename' }).click();
+    await page.locator('tr[data-user="new.person@studio.test"]', { hasText: 'Renamed Person' }).waitFor();
+    expect(await page.getByRole('button', { name: `Remove ${studio().admin.email}` }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Remove new.person@studio.test' }).click();
+    await page.getByRole('dialog', { name: 'Remove Renamed Person?' }).getByRole('button', { name: 'Remove user' }).click();
+    await page.locator('tr[data-user="new.person@studio.test"]').waitFor({ state: 'detached' });
   });
 
   it('lets a site admin add a member by email, change their role and capabilities, and remove them', async () => {
