@@ -66,7 +66,7 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     policy: new PolicyService(stores),
   });
   const siteRouter: SiteRouter = { path: '/ai', router };
-  return { stores, executors, harness, decider, chat, approvals, siteRouter };
+  return { stores, executors, harness, decider, chat, approvals, siteRouter, provider: planner.provider as string };
 }
 
 export type Copilot = Awaited<ReturnType<typeof composeCopilot>>;

@@ -78,6 +78,7 @@ export async function composeServer({
     studioOrigin: config.STUDIO_ORIGIN,
     idempotency: { store: idempotencyStore, leaseMs: config.IDEMPOTENCY_LEASE_SECONDS * 1000 },
     siteRouters,
+    copilot: { provider: copilot.provider },
   });
   const queueDashboard = createQueueDashboard({
     auth: services.auth,
@@ -106,6 +107,7 @@ export async function composeServer({
     });
     services.events.on('session-revoked', ({ sessionId }) => server.disconnectSession(sessionId));
     services.events.on('membership-removed', ({ siteId, userId }) => server.disconnectMember(siteId, userId));
+    services.events.on('site-removed', ({ siteId }) => server.disconnectSite(siteId));
   }
 
   return {

@@ -26,6 +26,8 @@ export interface ApiRouterOptions {
   idempotency: { store: IdempotencyStore; leaseMs: number };
   /** Mounted at `path` after authentication, body parsing and tenancy. */
   siteRouters?: SiteRouter[];
+  /** What GET /auth/me tells the Studio about the Copilot (its planner's provider). */
+  copilot?: { provider: string };
 }
 
 const SITE_SCOPED_PATHS = ['/members', '/collections', '/items'];
@@ -37,7 +39,7 @@ function isResumableCreate(request: Request): boolean {
   return request.method === 'POST' && RESUMABLE_CREATES.some((pattern) => pattern.test(request.path));
 }
 
-export function createApiRouter({ services, studioOrigin, idempotency: retries, siteRouters = [] }: ApiRouterOptions): Router {
+export function createApiRouter({ services, studioOrigin, idempotency: retries, siteRouters = [], copilot }: ApiRouterOptions): Router {
   const router = Router();
   const siteTenancy = tenancy({ access: services.access });
   router.use(createLoginRouter({ auth: services.auth, jsonBody: jsonBody() }));
@@ -45,7 +47,7 @@ export function createApiRouter({ services, studioOrigin, idempotency: retries, 
   router.use(authenticate({ auth: services.auth, studioOrigin }));
   router.use(jsonBody());
   router.use(idempotency({ ...retries, resumable: isResumableCreate }));
-  router.use(createSessionRouter({ auth: services.auth }));
+  router.use(createSessionRouter({ auth: services.auth, ...(copilot ? { copilot } : {}) }));
   router.use(createUsersRouter({ users: services.users, tenancy: siteTenancy }));
   router.use(createSitesRouter({ sites: services.sites }));
 

@@ -153,6 +153,8 @@ describe('GET /auth/me', () => {
     const response = await server.request('GET', '/auth/me', { token: server.adminToken });
     expect(response.body.data.user.isSuperadmin).toBe(true);
     expect(response.body.data.sites).toContainEqual({ id: siteId, name: 'Another', role: 'superadmin', capabilities: ['*'] });
+    // The Studio's Copilot intro says what the planner understands (the test server runs the echo planner).
+    expect(response.body.data.copilot).toEqual({ provider: 'echo' });
     expect(response.body.data.sites.every((site: { role: string }) => site.role === 'superadmin')).toBe(true);
   });
 

@@ -18,7 +18,7 @@ export function createLoginRouter({ auth, jsonBody }: { auth: AuthService; jsonB
   return router;
 }
 
-export function createSessionRouter({ auth }: { auth: AuthService }): Router {
+export function createSessionRouter({ auth, copilot }: { auth: AuthService; copilot?: { provider: string } }): Router {
   const router = Router();
   router.post('/auth/logout', async (request, response) => {
     const user = currentUser(request);
@@ -27,7 +27,7 @@ export function createSessionRouter({ auth }: { auth: AuthService }): Router {
     sendNoContent(response);
   });
   router.get('/auth/me', async (request, response) => {
-    sendData(response, 200, await auth.me(currentUser(request)));
+    sendData(response, 200, { ...(await auth.me(currentUser(request))), ...(copilot ? { copilot } : {}) });
   });
   return router;
 }

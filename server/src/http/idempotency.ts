@@ -74,6 +74,12 @@ function replay(response: Response, stored: StoredResponse): void {
   response.type('application/json').send(stored.body);
 }
 
+/**
+ * `response.locals` key: a route sets it to the JSON a replay should answer when the real answer
+ * holds something never to be stored (POST /members' one-time password).
+ */
+export const IDEMPOTENT_REPLAY_BODY = 'idempotentReplayBody';
+
 /** Mounted after authentication and body parsing: keys are scoped to the user and the X-Site-Id. */
 export function idempotency({ store, resumable, leaseMs }: IdempotencyOptions): RequestHandler {
   /** The runs of this process, by record: a duplicate waits for them. */
@@ -133,7 +139,10 @@ export function idempotency({ store, resumable, leaseMs }: IdempotencyOptions): 
       const end = response.end.bind(response) as (...args: unknown[]) => Response;
       response.end = ((...args: unknown[]) => {
         const [chunk] = args;
-        const body = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : undefined;
+        const sent = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : undefined;
+        // A route whose answer holds a secret (a generated password) names what may be kept instead.
+        const redacted: unknown = response.locals[IDEMPOTENT_REPLAY_BODY];
+        const body = typeof redacted === 'string' ? redacted : sent;
         const status = response.statusCode;
         // A failure (5xx) is not kept as the answer: the retry runs again — resumable creates under the
         // same operation id, finding what this run may have stored; anything else afresh.

@@ -44,7 +44,10 @@ export function createItemsRouter({ items }: { items: ItemsService }): Router {
     sendData(
       response,
       201,
-      await items.create(currentSiteId(request), routeParam(request, 'collection'), itemData(request), { ...restWrite(request), ...writeContextOf(request) }),
+      await items.create(currentSiteId(request), routeParam(request, 'collection'), itemData(request), {
+        ...restWrite(request),
+        ...writeContextOf(request),
+      }),
     );
   });
 

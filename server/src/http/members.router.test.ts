@@ -1,5 +1,5 @@
-// PUT/DELETE /members/:userId and GET /members over HTTP.
-import { MemberListResponse, MemberResponse } from '@lumibase/shared';
+// POST /members, PUT/DELETE /members/:userId and GET /members over HTTP.
+import { AddMemberResponse, MemberListResponse, MemberResponse } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
 
@@ -207,5 +207,111 @@ describe('GET /members', () => {
   it('answers 403 without users:write', async () => {
     const viewer = await server.createMember({ siteId, role: 'viewer' });
     expect((await server.request('GET', '/members', { token: viewer.token, siteId })).status).toBe(403);
+  });
+});
+
+describe('POST /members', () => {
+  it('creates an account for an unknown email and adds it (201), answering its password once', async () => {
+    const response = await server.request('POST', '/members', {
+      token: admin.token,
+      siteId,
+      body: { email: ' Fresh.Face@Example.TEST ', name: 'Fresh Face', role: 'editor' },
+    });
+    expect(response.status).toBe(201);
+    const { data } = AddMemberResponse.parse(response.body);
+    expect(data.member).toMatchObject({
+      role: 'editor',
+      user: { email: 'fresh.face@example.test', name: 'Fresh Face', isSuperadmin: false },
+      capabilities: ['schema:read', 'content:read', 'content:write'],
+    });
+    expect(data.password).toEqual(expect.stringMatching(/^.{12,}$/));
+    const token = await server.login('fresh.face@example.test', data.password!);
+    const me = await server.request('GET', '/auth/me', { token });
+    expect(me.body.data.sites).toEqual([{ id: siteId, name: 'Members site', role: 'editor', capabilities: data.member.capabilities }]);
+  });
+
+  it('adds an existing account without a password (201), and answers 409 when they are already a member', async () => {
+    const user = await server.createMember({});
+    const body = { email: user.email.toUpperCase(), role: 'viewer', capabilities: ['content:write'] };
+    const added = await server.request('POST', '/members', { token: admin.token, siteId, body });
+    expect(added.status).toBe(201);
+    expect(added.body.data).toEqual({ member: expect.objectContaining({ userId: user.id, role: 'viewer' }) });
+    expect(added.body.data.member.extraCapabilities).toEqual(['content:write']);
+    const again = await server.request('POST', '/members', { token: admin.token, siteId, body: { ...body, role: 'admin' } });
+    expect(again.status).toBe(409);
+    expect((await server.request('GET', '/auth/me', { token: user.token })).body.data.sites[0].role).toBe('viewer');
+  });
+
+  it.each([
+    ['a missing name for a new account', { email: 'nameless@example.test', role: 'viewer' }, 'name'],
+    ['a malformed email', { email: 'nope', name: 'N', role: 'viewer' }, 'email'],
+    ['an unknown role', { email: 'role@example.test', name: 'N', role: 'owner' }, 'role'],
+    ['* for a new account', { email: 'star@example.test', name: 'N', role: 'viewer', capabilities: ['*'] }, 'capabilities'],
+    ['a password in the body', { email: 'pw@example.test', name: 'N', role: 'viewer', password: 'long-enough' }, 'password'],
+  ])('answers 400 for %s, creating no account', async (_label, body, path) => {
+    const response = await server.request('POST', '/members', { token: server.adminToken, siteId, body });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.map((detail: { path: string }) => detail.path)).toContain(path);
+    if (typeof body.email === 'string' && body.email.includes('@')) {
+      const lookup = await server.request('GET', `/users?email=${encodeURIComponent(body.email)}`, { token: server.adminToken });
+      expect(lookup.body.data).toEqual([]);
+    }
+  });
+
+  it('answers 403 to a member granting what they do not hold (and creates no account), or without users:write', async () => {
+    const delegate = await server.createMember({ siteId, role: 'viewer', capabilities: ['users:write'] });
+    const refused = await server.request('POST', '/members', {
+      token: delegate.token,
+      siteId,
+      body: { email: 'too-much@example.test', name: 'Too Much', role: 'admin' },
+    });
+    expect(refused.status).toBe(403);
+    expect((await server.request('GET', '/users?email=too-much@example.test', { token: server.adminToken })).body.data).toEqual([]);
+    const allowed = await server.request('POST', '/members', {
+      token: delegate.token,
+      siteId,
+      body: { email: 'just-right@example.test', name: 'Just Right', role: 'viewer' },
+    });
+    expect(allowed.status).toBe(201);
+
+    const editor = await server.createMember({ siteId, role: 'editor' });
+    const body = { email: 'nope-editor@example.test', name: 'N', role: 'viewer' };
+    expect((await server.request('POST', '/members', { token: editor.token, siteId, body })).status).toBe(403);
+    expect((await server.request('POST', '/members', { siteId, body })).status).toBe(401);
+  });
+
+  it('adds only in the X-Site-Id site: another site stays untouched, and an admin elsewhere is refused', async () => {
+    const response = await server.request('POST', '/members', {
+      token: admin.token,
+      siteId: otherSiteId,
+      body: { email: 'wrong-site@example.test', name: 'W', role: 'viewer' },
+    });
+    expect(response.status).toBe(403);
+    const added = await server.request('POST', '/members', {
+      token: admin.token,
+      siteId,
+      body: { email: 'one-site@example.test', name: 'One', role: 'viewer' },
+    });
+    const token = await server.login('one-site@example.test', added.body.data.password);
+    expect((await server.request('GET', '/auth/me', { token })).body.data.sites.map((site: { id: string }) => site.id)).toEqual([siteId]);
+  });
+
+  it('never stores the one-time password for a replay: the same Idempotency-Key answers the member alone', async () => {
+    const request = {
+      token: admin.token,
+      siteId,
+      headers: { 'idempotency-key': 'add-gina-1' },
+      body: { email: 'gina@example.test', name: 'Gina', role: 'viewer' },
+    };
+    const first = await server.request('POST', '/members', request);
+    expect(first.status).toBe(201);
+    const password = first.body.data.password as string;
+    expect(password).toEqual(expect.any(String));
+    const replay = await server.request('POST', '/members', request);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual({ data: { member: first.body.data.member } });
+    const records = await server.composed.stores.models.idempotency.collection.find({}).toArray();
+    expect(records.length).toBeGreaterThan(0);
+    expect(JSON.stringify(records)).not.toContain(password);
   });
 });

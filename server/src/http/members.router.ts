@@ -1,7 +1,8 @@
-// PUT/DELETE /members/:userId and GET /members, in the X-Site-Id site (users:write).
-import { ListQuery, PutMemberRequest } from '@lumibase/shared';
+// POST /members, PUT/DELETE /members/:userId and GET /members, in the X-Site-Id site (users:write).
+import { AddMemberRequest, ListQuery, PutMemberRequest } from '@lumibase/shared';
 import { type Request, Router } from 'express';
 import type { MemberActor, MembersService } from '../services/members.service.js';
+import { IDEMPOTENT_REPLAY_BODY } from './idempotency.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
 
@@ -18,6 +19,14 @@ export function createMembersRouter({ members }: { members: MembersService }): R
     const page = parseInput(ListQuery, request.query, 'query');
     const { records, total } = await members.list(currentSiteId(request), page);
     sendData(response, 200, records, { total, ...page });
+  });
+
+  router.post('/members', async (request, response) => {
+    const input = parseInput(AddMemberRequest, request.body, 'body');
+    const added = await members.add(currentSiteId(request), input, memberActor(request));
+    // The password is answered once and never stored: a replay of this request answers the member alone.
+    if (added.password !== undefined) response.locals[IDEMPOTENT_REPLAY_BODY] = JSON.stringify({ data: { member: added.member } });
+    sendData(response, 201, added);
   });
 
   router.put('/members/:userId', async (request, response) => {

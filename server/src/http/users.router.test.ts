@@ -1,4 +1,4 @@
-// POST /users and GET /users?email= over HTTP.
+// POST /users, PATCH/DELETE /users/:id and GET /users?email= over HTTP.
 import { UserListResponse, UserResponse } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
@@ -122,5 +122,123 @@ describe('GET /users', () => {
 
   it('answers 401 without credentials', async () => {
     expect((await server.request('GET', '/users')).status).toBe(401);
+  });
+});
+
+describe('PATCH /users/:id', () => {
+  it('lets a superadmin rename anyone and set their password (200), which ends all their sessions', async () => {
+    const user = await server.createMember({ siteId });
+    const renamed = await server.request('PATCH', `/users/${user.id}`, { token: server.adminToken, body: { name: ' Renamed ' } });
+    expect(renamed.status).toBe(200);
+    expect(UserResponse.parse(renamed.body).data).toEqual({ id: user.id, email: user.email, name: 'Renamed', isSuperadmin: false });
+    expect((await server.request('GET', '/auth/me', { token: user.token })).status).toBe(200);
+
+    const reset = await server.request('PATCH', `/users/${user.id}`, { token: server.adminToken, body: { password: 'brand-new-pass' } });
+    expect(reset.status).toBe(200);
+    expect((await server.request('GET', '/auth/me', { token: user.token })).status).toBe(401);
+    await expect(server.login(user.email, 'brand-new-pass')).resolves.toEqual(expect.any(String));
+    await expect(server.login(user.email, 'member-password')).rejects.toThrow(/401/);
+  });
+
+  it('lets a user change their own name, and their password with the current one, ending only their other sessions', async () => {
+    const user = await server.createMember({});
+    const other = await server.login(user.email, 'member-password');
+    const named = await server.request('PATCH', `/users/${user.id}`, { token: user.token, body: { name: 'Me Myself' } });
+    expect(named.status).toBe(200);
+    expect(named.body.data.name).toBe('Me Myself');
+
+    const missing = await server.request('PATCH', `/users/${user.id}`, { token: user.token, body: { password: 'another-pass' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details).toEqual([{ path: 'currentPassword', message: 'Required' }]);
+    const wrong = await server.request('PATCH', `/users/${user.id}`, {
+      token: user.token,
+      body: { password: 'another-pass', currentPassword: 'not-the-password' },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.details).toEqual([{ path: 'currentPassword', message: expect.any(String) }]);
+    expect((await server.request('GET', '/auth/me', { token: other })).status).toBe(200);
+
+    const changed = await server.request('PATCH', `/users/${user.id}`, {
+      token: user.token,
+      body: { password: 'another-pass', currentPassword: 'member-password' },
+    });
+    expect(changed.status).toBe(200);
+    expect((await server.request('GET', '/auth/me', { token: user.token })).status).toBe(200);
+    expect((await server.request('GET', '/auth/me', { token: other })).status).toBe(401);
+    await expect(server.login(user.email, 'another-pass')).resolves.toEqual(expect.any(String));
+  });
+
+  it('answers 403 to someone changing another account, even a site admin, whether or not it exists', async () => {
+    const admin = await server.createMember({ siteId, role: 'admin' });
+    const victim = await server.createMember({ siteId });
+    const response = await server.request('PATCH', `/users/${victim.id}`, { token: admin.token, siteId, body: { name: 'Pwned' } });
+    expect(response.status).toBe(403);
+    const unknown = await server.request('PATCH', '/users/0123456789abcdef01234567', { token: admin.token, body: { name: 'X' } });
+    expect(unknown.status).toBe(403);
+    const after = await server.request('GET', `/users?email=${encodeURIComponent(victim.email)}`, { token: server.adminToken });
+    expect(after.body.data[0].name).not.toBe('Pwned');
+  });
+
+  it.each([
+    ['an empty body', {}, 'name'],
+    ['a short password', { password: 'short' }, 'password'],
+    ['an empty name', { name: '  ' }, 'name'],
+    ['an attempt to become superadmin', { name: 'A', isSuperadmin: true }, 'isSuperadmin'],
+    ['a changed email', { email: 'other@example.test' }, 'email'],
+  ])('answers 400 for %s', async (_label, body, path) => {
+    const user = await server.createMember({});
+    const response = await server.request('PATCH', `/users/${user.id}`, { token: user.token, body });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.map((detail: { path: string }) => detail.path)).toContain(path);
+  });
+
+  it('answers 404 to a superadmin for an unknown or malformed id, and 401 without credentials', async () => {
+    expect(
+      (await server.request('PATCH', '/users/0123456789abcdef01234567', { token: server.adminToken, body: { name: 'X' } })).status,
+    ).toBe(404);
+    expect((await server.request('PATCH', '/users/nope', { token: server.adminToken, body: { name: 'X' } })).status).toBe(404);
+    expect((await server.request('PATCH', '/users/0123456789abcdef01234567', { body: { name: 'X' } })).status).toBe(401);
+  });
+});
+
+describe('DELETE /users/:id', () => {
+  it('removes the account (204): its sessions end, its memberships go, it cannot sign in', async () => {
+    const user = await server.createMember({ siteId, role: 'editor' });
+    const announced: unknown[] = [];
+    const { events } = server.composed.services;
+    const stops = [
+      events.on('session-revoked', (event) => announced.push(['session-revoked', event.userId])),
+      events.on('membership-removed', (event) => announced.push(['membership-removed', event.siteId, event.userId])),
+    ];
+    const response = await server.request('DELETE', `/users/${user.id}`, { token: server.adminToken });
+    for (const stop of stops) stop();
+    expect(response.status).toBe(204);
+    // What the socket server listens to, to disconnect the user's sockets in every process.
+    expect(announced).toEqual([
+      ['session-revoked', user.id],
+      ['membership-removed', siteId, user.id],
+    ]);
+    expect((await server.request('GET', '/auth/me', { token: user.token })).status).toBe(401);
+    await expect(server.login(user.email, 'member-password')).rejects.toThrow(/401/);
+    const members = await server.request('GET', '/members?limit=100', { token: server.adminToken, siteId });
+    expect(members.body.data.map((member: { userId: string }) => member.userId)).not.toContain(user.id);
+    const memberships = await server.composed.stores.userMemberships.listForUser(user.id);
+    expect(memberships).toEqual([]);
+    const lookup = await server.request('GET', `/users?email=${encodeURIComponent(user.email)}`, { token: server.adminToken });
+    expect(lookup.body.data).toEqual([]);
+  });
+
+  it('answers 400 to a superadmin removing themself, 404 for an unknown user, 403 to anyone else, 401 without credentials', async () => {
+    const me = (await server.request('GET', '/auth/me', { token: server.adminToken })).body.data.user;
+    const self = await server.request('DELETE', `/users/${me.id}`, { token: server.adminToken });
+    expect(self.status).toBe(400);
+    expect((await server.request('GET', '/auth/me', { token: server.adminToken })).status).toBe(200);
+    expect((await server.request('DELETE', '/users/0123456789abcdef01234567', { token: server.adminToken })).status).toBe(404);
+    const admin = await server.createMember({ siteId, role: 'admin' });
+    const victim = await server.createMember({ siteId });
+    expect((await server.request('DELETE', `/users/${victim.id}`, { token: admin.token, siteId })).status).toBe(403);
+    expect((await server.request('DELETE', `/users/${admin.id}`, { token: admin.token })).status).toBe(403);
+    expect((await server.request('DELETE', `/users/${victim.id}`)).status).toBe(401);
+    expect((await server.request('GET', '/auth/me', { token: victim.token })).status).toBe(200);
   });
 });

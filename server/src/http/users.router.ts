@@ -1,9 +1,10 @@
-// POST /users (superadmin), GET /users?email= (superadmin, or users:write in the X-Site-Id site).
-import { CreateUserRequest, UsersQuery, ValidationError } from '@lumibase/shared';
+// POST /users (superadmin), PATCH /users/:id (superadmin or oneself), DELETE /users/:id (superadmin),
+// GET /users?email= (superadmin, or users:write in the X-Site-Id site).
+import { CreateUserRequest, UpdateUserRequest, UsersQuery, ValidationError } from '@lumibase/shared';
 import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { UsersService } from '../services/users.service.js';
-import { parseInput, sendData } from './parse-input.js';
-import { requireCapabilities, requireSuperadmin } from './require-capabilities.js';
+import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
+import { currentUser, requireCapabilities, requireSuperadmin } from './require-capabilities.js';
 
 export interface UsersRouterOptions {
   users: UsersService;
@@ -34,6 +35,18 @@ export function createUsersRouter({ users, tenancy }: UsersRouterOptions): Route
     }
     const { records, total } = await users.list(query);
     sendData(response, 200, records, { total, limit: query.limit, offset: query.offset });
+  });
+
+  // The service decides who may change whom: a superadmin anyone, anyone else only themself.
+  router.patch('/users/:id', async (request, response) => {
+    const input = parseInput(UpdateUserRequest, request.body, 'body');
+    const actor = { user: currentUser(request), sessionId: request.context.sessionId };
+    sendData(response, 200, await users.update(routeParam(request, 'id'), input, actor));
+  });
+
+  router.delete('/users/:id', requireSuperadmin(), async (request, response) => {
+    await users.remove(routeParam(request, 'id'), { user: currentUser(request), sessionId: request.context.sessionId });
+    sendNoContent(response);
   });
   return router;
 }

@@ -158,6 +158,9 @@ export async function createSocketServer({ logger, redis, studioOrigin }: Socket
     disconnectMember(siteId: string, userId: string): void {
       io.in(memberRoom(siteId, userId)).disconnectSockets(true);
     },
+    disconnectSite(siteId: string): void {
+      io.in(siteRoom(siteId)).disconnectSockets(true);
+    },
     async close(): Promise<void> {
       // An unattached server has no engine to close (io.close would throw).
       if (served) await io.close();

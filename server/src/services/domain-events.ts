@@ -7,6 +7,8 @@ export interface DomainEventMap {
   'session-revoked': { sessionId: string; userId: string };
   /** A user lost access to a site: their sockets in that site should be disconnected. */
   'membership-removed': { siteId: string; userId: string };
+  /** A site was deleted: every socket in it should be disconnected (superadmins' too). */
+  'site-removed': { siteId: string };
 }
 
 type Listener<K extends keyof DomainEventMap> = (event: DomainEventMap[K]) => void;

@@ -1,5 +1,8 @@
 // Site memberships: adding, changing and removing members, with the rules on what may be granted.
+import { randomBytes } from 'node:crypto';
 import {
+  type AddMemberRequest,
+  ConflictError,
   effectiveCapabilities,
   ForbiddenError,
   type GrantedCapability,
@@ -10,6 +13,7 @@ import {
   ValidationError,
   WILDCARD,
 } from '@lumibase/shared';
+import { PasswordHasher } from '../security/password-hasher.js';
 import type { MembershipRecord } from '../store/membership.store.js';
 import type { Page, PageOf } from '../store/object-id.js';
 import type { Stores } from '../store/stores.js';
@@ -60,7 +64,52 @@ export class MembersService {
   constructor(
     private readonly stores: Pick<Stores, 'users' | 'forSite'>,
     private readonly events: DomainEvents,
+    private readonly hasher: PasswordHasher = new PasswordHasher(),
   ) {}
+
+  /**
+   * Adds someone by email in one step (POST /members). With no account for that email, one is made
+   * with a generated password, answered this once (a name is then required). Someone already in
+   * the site is a ConflictError: changing a membership is PUT's job, with its own checks.
+   */
+  async add(siteId: string, input: AddMemberRequest, actor: MemberActor): Promise<{ member: MemberView; password?: string }> {
+    const existing = await this.stores.users.findByEmail(input.email);
+    const grant = { role: input.role, ...(input.capabilities ? { capabilities: input.capabilities } : {}) };
+    if (existing) {
+      if (await this.stores.forSite(siteId).members.get(existing.id)) {
+        throw new ConflictError({ message: `${existing.email} is already a member of this site` });
+      }
+      return { member: await this.put(siteId, existing.id, grant, actor) };
+    }
+    if (input.name === undefined) {
+      throw new ValidationError({
+        message: 'Nobody has this email yet: give a name to create the account',
+        details: [{ path: 'name', message: 'Required for a new account' }],
+      });
+    }
+    // The grant is checked before the account exists, so a refused grant leaves no account behind.
+    this.checkGrant(grant, false, actor);
+    const password = randomBytes(12).toString('base64url');
+    const user = await this.stores.users.create({
+      email: input.email,
+      name: input.name,
+      passwordHash: await this.hasher.hash(password),
+      isSuperadmin: false,
+    });
+    return { member: await this.put(siteId, user.id, grant, actor), password };
+  }
+
+  private checkGrant(input: PutMemberRequest, forSuperadmin: boolean, actor: MemberActor): GrantedCapability[] {
+    const extras = [...new Set(input.capabilities ?? [])];
+    if (extras.includes(WILDCARD) && !forSuperadmin) {
+      throw new ValidationError({ details: [{ path: 'capabilities', message: '"*" can only be held by a superadmin' }] });
+    }
+    const granted = effectiveCapabilities(input.role, extras).filter((capability) => capability !== WILDCARD);
+    if (!hasCapabilities({ capabilities: actor.capabilities, isSuperadmin: actor.user.isSuperadmin }, granted)) {
+      throw new ForbiddenError({ message: 'You cannot grant capabilities you do not hold', reason: 'grant-exceeds-own' });
+    }
+    return extras;
+  }
 
   /**
    * Creates or replaces `userId`'s membership. `*` may only be given to a superadmin (else
@@ -72,14 +121,7 @@ export class MembersService {
   async put(siteId: string, userId: string, input: PutMemberRequest, actor: MemberActor): Promise<MemberView> {
     const user = await this.stores.users.findById(userId);
     if (!user) throw recordNotInSite();
-    const extras = [...new Set(input.capabilities ?? [])];
-    if (extras.includes(WILDCARD) && !user.isSuperadmin) {
-      throw new ValidationError({ details: [{ path: 'capabilities', message: '"*" can only be held by a superadmin' }] });
-    }
-    const granted = effectiveCapabilities(input.role, extras).filter((capability) => capability !== WILDCARD);
-    if (!hasCapabilities({ capabilities: actor.capabilities, isSuperadmin: actor.user.isSuperadmin }, granted)) {
-      throw new ForbiddenError({ message: 'You cannot grant capabilities you do not hold', reason: 'grant-exceeds-own' });
-    }
+    const extras = this.checkGrant(input, user.isSuperadmin, actor);
     const members = this.stores.forSite(siteId).members;
     assertMayManage(actor, user, await members.get(user.id));
     const membership = await members.put(user.id, input.role, extras);

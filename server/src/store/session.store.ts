@@ -40,4 +40,15 @@ export class SessionStore {
     const result = await this.sessions.deleteOne({ _id: objectId });
     return result.deletedCount > 0;
   }
+
+  /** Ends every session of `userId` but `exceptSessionId`; answers the ids of those it ended. */
+  async deleteForUser(userId: string, exceptSessionId?: string): Promise<string[]> {
+    const objectId = parseObjectId(userId);
+    if (!objectId) return [];
+    const documents = await this.sessions.find({ userId: objectId }, { _id: 1 }).lean<Pick<StoredSession, '_id'>[]>();
+    const ids = documents.map((document) => toId(document._id)).filter((id) => id !== exceptSessionId);
+    if (ids.length === 0) return [];
+    await this.sessions.deleteMany({ _id: { $in: ids.map((id) => parseObjectId(id)!) } });
+    return ids;
+  }
 }

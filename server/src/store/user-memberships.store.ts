@@ -23,4 +23,20 @@ export class UserMembershipStore {
       capabilities: [...(document.capabilities ?? [])],
     }));
   }
+
+  /** Removes every membership of `userId`; answers the sites they were in. */
+  async removeAllForUser(userId: string): Promise<string[]> {
+    const memberships = await this.listForUser(userId);
+    const objectId = parseObjectId(userId);
+    if (objectId) await this.memberships.deleteMany({ userId: objectId });
+    return memberships.map((membership) => membership.siteId);
+  }
+
+  /** Who is a member of `siteId` (to disconnect them when the site goes). */
+  async userIdsInSite(siteId: string): Promise<string[]> {
+    const objectId = parseObjectId(siteId);
+    if (!objectId) return [];
+    const documents = await this.memberships.find({ siteId: objectId }, { userId: 1 }).lean<StoredMembership[]>();
+    return documents.map((document) => toId(document.userId));
+  }
 }

@@ -52,6 +52,31 @@ export class UserStore {
     return document ? toUser(document) : null;
   }
 
+  async findCredentialsById(id: string): Promise<UserCredentials | null> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return null;
+    const document = await this.users.findById(objectId).lean<StoredUser>();
+    return document ? { user: toUser(document), passwordHash: document.passwordHash } : null;
+  }
+
+  /** The user after the change, or null when there is no such user. */
+  async update(id: string, changes: { name?: string; passwordHash?: string }): Promise<UserView | null> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return null;
+    const document = await this.users
+      .findOneAndUpdate({ _id: objectId }, { $set: changes }, { new: true, projection: PUBLIC_FIELDS })
+      .lean<StoredUser>();
+    return document ? toUser(document) : null;
+  }
+
+  /** True if the user existed. */
+  async delete(id: string): Promise<boolean> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return false;
+    const result = await this.users.deleteOne({ _id: objectId });
+    return result.deletedCount > 0;
+  }
+
   async findByEmail(email: string): Promise<UserView | null> {
     const document = await this.users.findOne({ email }, PUBLIC_FIELDS).lean<StoredUser>();
     return document ? toUser(document) : null;

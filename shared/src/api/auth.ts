@@ -43,7 +43,11 @@ export const LoginResponse = z.object({
 });
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
+/** Which planner reads the Copilot's messages (`echo` takes short commands; the others plain sentences). */
+export const CopilotInfo = z.object({ provider: z.string() });
+export type CopilotInfo = z.infer<typeof CopilotInfo>;
+
 export const MeResponse = z.object({
-  data: z.object({ user: UserView, sites: z.array(SiteAccess) }),
+  data: z.object({ user: UserView, sites: z.array(SiteAccess), copilot: CopilotInfo.optional() }),
 });
 export type MeResponse = z.infer<typeof MeResponse>;

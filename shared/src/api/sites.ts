@@ -1,4 +1,4 @@
-// Site contracts: POST /sites, GET /sites.
+// Site contracts: POST /sites, PATCH/DELETE /sites/:id, GET /sites.
 import { z } from 'zod';
 import { ListMeta } from './envelope.js';
 
@@ -6,6 +6,13 @@ export const SiteName = z.string().trim().min(1).max(200);
 
 export const CreateSiteRequest = z.strictObject({ name: SiteName });
 export type CreateSiteRequest = z.infer<typeof CreateSiteRequest>;
+
+export const UpdateSiteRequest = z.strictObject({ name: SiteName });
+export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
+
+/** DELETE /sites/:id?confirm=<the site's exact name>. */
+export const DeleteSiteQuery = z.object({ confirm: z.string().min(1).max(200) });
+export type DeleteSiteQuery = z.infer<typeof DeleteSiteQuery>;
 
 export const SiteView = z.object({ id: z.string(), name: z.string() });
 export type SiteView = z.infer<typeof SiteView>;

@@ -5,6 +5,8 @@ import type { HttpClient } from './http-client.js';
 export interface SessionInfo {
   user: UserView;
   sites: SiteAccess[];
+  /** Only /auth/me says it: the Copilot planner's provider. */
+  copilot?: { provider: string } | undefined;
 }
 
 export function createAuthApi(http: HttpClient) {

@@ -17,6 +17,8 @@ import {
   ItemListResponse,
   ItemResponse,
   type ItemView,
+  AddMemberResponse,
+  type AddMemberRequest,
   ListApprovalsResponse,
   MemberListResponse,
   MemberResponse,
@@ -105,6 +107,10 @@ export function createSiteApi(http: HttpClient, siteId: string) {
     members: {
       async list(): Promise<MemberView[]> {
         return (await http.request('/members', { ...site, query: { limit: 100 }, schema: MemberListResponse })).data;
+      },
+      /** Adds by email; an unknown email gets an account, whose generated password is answered this once. */
+      async add(input: AddMemberRequest): Promise<AddMemberResponse['data']> {
+        return (await http.request('/members', { ...site, method: 'POST', body: input, schema: AddMemberResponse })).data;
       },
       async put(userId: string, membership: { role: Role; capabilities: GrantedCapability[] }): Promise<MemberView> {
         return (await http.request(`/members/${segment(userId)}`, { ...site, method: 'PUT', body: membership, schema: MemberResponse }))

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { capabilityWords, completePhrase, explainDenial, phraseCandidates, skillAction, suggestionChips } from './copilot-words.js';
+import {
+  capabilityWords,
+  completePhrase,
+  copilotIntro,
+  explainDenial,
+  phraseCandidates,
+  skillAction,
+  suggestionChips,
+} from './copilot-words.js';
 
 const denial = (overrides: Partial<Parameters<typeof explainDenial>[0]>) => ({
   status: 'denied' as const,
@@ -75,5 +83,16 @@ describe('a model failure in plain words', () => {
     };
     expect(explainDenial(failed, ['posts'])).toBe(failed.message);
     expect(explainDenial({ ...failed, message: 'The model failed' })).toBe('The model failed.');
+  });
+});
+
+describe('copilotIntro', () => {
+  it('says the echo planner takes short commands and a language model understands plain sentences', () => {
+    expect(copilotIntro('echo')).toMatch(/takes short commands/);
+    expect(copilotIntro(undefined)).toMatch(/takes short commands/);
+    for (const provider of ['openai', 'anthropic', 'gemini', 'workers-ai']) {
+      expect(copilotIntro(provider)).toMatch(/understands plain sentences/);
+      expect(copilotIntro(provider)).not.toMatch(/short commands/);
+    }
   });
 });

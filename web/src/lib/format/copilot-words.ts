@@ -145,3 +145,12 @@ export function completePhrase(draft: string, candidates: readonly string[], lim
   if (typed.length < 2) return [];
   return candidates.filter((candidate) => candidate.toLowerCase().startsWith(typed) && candidate.toLowerCase() !== typed).slice(0, limit);
 }
+
+/**
+ * What the Copilot's intro says the planner understands: the echo planner (no language model)
+ * takes short commands; a language model understands plain sentences. Unknown before /auth/me answers.
+ */
+export function copilotIntro(provider: string | undefined): string {
+  if (provider === undefined || provider === 'echo') return 'It takes short commands such as the ones below.';
+  return 'It understands plain sentences; the ones below are examples.';
+}

@@ -8,6 +8,8 @@ export class SessionState {
   status = $state<SessionStatus>('loading');
   user = $state.raw<UserView | undefined>(undefined);
   sites = $state.raw<SiteAccess[]>([]);
+  /** The Copilot planner's provider, from /auth/me (kept across a sign-in, which does not say it). */
+  copilotProvider = $state<string | undefined>(undefined);
   /** Set when the session ended on its own (expiry, logout elsewhere), for the sign-in page to explain. */
   endedReason = $state<string | undefined>(undefined);
   error = $state.raw<ApiError | undefined>(undefined);
@@ -66,7 +68,8 @@ export class SessionState {
     this.endedReason = 'Your session has ended. Sign in again to continue.';
   }
 
-  #accept({ user, sites }: SessionInfo): void {
+  #accept({ user, sites, copilot }: SessionInfo): void {
+    if (copilot) this.copilotProvider = copilot.provider;
     this.user = user;
     this.sites = sites;
     this.error = undefined;
