@@ -20,7 +20,8 @@ import {
 } from './services/copilot/index.js';
 
 export interface ComposeCopilotOptions {
-  config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE' | 'LLM_MAX_STEPS' | 'APPROVAL_TTL_SECONDS'> & Parameters<typeof createPlanner>[0];
+  config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE' | 'LLM_MAX_STEPS' | 'APPROVAL_TTL_SECONDS'> &
+    Parameters<typeof createPlanner>[0];
   logger: Logger;
   redis: RedisClientType;
   domain: Pick<Domain, 'aiStores' | 'executors' | 'eventLog' | 'stores' | 'revisions' | 'approvalTargets'>;
