@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { AiModels } from '../store/ai/ai-models.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
 import { expireApproval } from './expire-approval.js';
+import { PeriodicTask } from '../infrastructure/periodic-task.js';
 
 export interface ExpirySweepOptions {
   approvals: AiModels['approvals'];
@@ -14,8 +15,10 @@ export interface ExpirySweepOptions {
 const BATCH = 500;
 
 export class ExpirySweep {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly task = new PeriodicTask(
+    () => this.sweep(),
+    (error: unknown) => this.options.logger.warn({ err: error }, 'expiry sweep failed'),
+  );
 
   constructor(private readonly options: ExpirySweepOptions) {}
 
@@ -51,18 +54,10 @@ export class ExpirySweep {
 
   /** Sweeps now and then every `intervalMs`; failures are logged and retried on the next tick. */
   start(intervalMs: number): void {
-    const tick = () => {
-      this.running = this.running
-        .then(() => this.sweep())
-        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'expiry sweep failed'));
-    };
-    tick();
-    this.timer = setInterval(tick, intervalMs);
-    this.timer.unref();
+    this.task.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { OutboxRelay } from '../store/outbox.js';
 import type { AiModels } from '../store/ai/ai-models.js';
 import type { SkillExecutionQueue } from './skill-execution.queue.js';
+import { PeriodicTask } from '../infrastructure/periodic-task.js';
 
 /** A decision adds its job right after its compare-and-set; younger `executing` approvals are left alone. */
 const DEFAULT_GRACE_MS = 15_000;
@@ -18,8 +19,10 @@ export interface ReconcilerOptions {
 }
 
 export class Reconciler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly task = new PeriodicTask(
+    () => this.reconcile(),
+    (error: unknown) => this.options.logger.warn({ err: error }, 'reconcile failed'),
+  );
 
   constructor(private readonly options: ReconcilerOptions) {}
 
@@ -49,16 +52,10 @@ export class Reconciler {
 
   /** Reconciles now and then every `intervalMs`; failures are logged and retried on the next tick. */
   start(intervalMs: number): void {
-    const tick = () => {
-      this.running = this.reconcile().catch((error: unknown) => this.options.logger.warn({ err: error }, 'reconcile failed'));
-    };
-    tick();
-    this.timer = setInterval(tick, intervalMs);
-    this.timer.unref();
+    this.task.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 }
