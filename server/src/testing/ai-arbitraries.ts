@@ -116,7 +116,8 @@ export function pendingApproval(overrides: Partial<NewApproval> = {}): NewApprov
     status: 'pending',
     requestedBy: { id: 'u1', name: 'Ada' },
     attempts: 0,
-    expiresAt: new Date(at.getTime() + 259_200_000),
+    // Dated in the past, but not expired: the expiry sweep runs beside these tests and must leave it pending.
+    expiresAt: new Date(Date.now() + 259_200_000),
     createdAt: at,
     updatedAt: at,
     ...overrides,

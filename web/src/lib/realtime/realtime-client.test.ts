@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { approvalFixture } from '../testing/fixtures.js';
 import type { SequencedEvent } from './events.js';
 import { fakeSocketFactory } from './fake-socket.js';
 import { type ConnectionStatus, RealtimeClient } from './realtime-client.js';
@@ -13,18 +14,7 @@ const content = (seq: number, extra: Record<string, unknown> = {}) => ({
   id: `item-${seq}`,
   ...extra,
 });
-const approval = {
-  id: 'ap1',
-  siteId: SITE,
-  skillName: 'deleteCollection',
-  arguments: { name: 'posts' },
-  context: { message: 'delete collection posts' },
-  status: 'pending',
-  requestedBy: { id: 'u1', name: 'Ann' },
-  attempts: 0,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
+const approval = approvalFixture({ id: 'ap1', siteId: SITE });
 
 function startClient(lastSeq?: number) {
   const { createSocket, sockets } = fakeSocketFactory();
