@@ -67,6 +67,8 @@ describe('Studio approval card', () => {
 
     // Someone adds important content after Bea looked: her click must not delete it silently.
     await root.createItem(siteId, 'drafts', { title: 'New important item' });
+    // Deleting a collection is approved only after typing its name.
+    await card.getByLabel(/^Type drafts to approve/).fill('drafts');
     await card.getByRole('button', { name: /^Approve/ }).click();
     await expect
       .poll(() => card.getByRole('alert').textContent(), { timeout: 10_000 })
@@ -93,6 +95,8 @@ describe('Studio approval card', () => {
     await expect.poll(() => card.locator('[data-diff]').textContent()).toMatch(/name: "wrong_one" → "right_one"/);
     await picture(page, asked.approvalId, 'approval-card-edit-mode');
 
+    // The name to type is the edited one: what will be deleted.
+    await card.getByLabel(/^Type right_one to approve/).fill('right_one');
     await card.getByRole('button', { name: 'Approve edited' }).click();
     await expect.poll(async () => (await root.request('GET', '/collections/right_one', { siteId })).status, { timeout: 15_000 }).toBe(404);
     expect((await root.request('GET', '/collections/wrong_one', { siteId })).status).toBe(200);
