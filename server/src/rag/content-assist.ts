@@ -52,6 +52,7 @@ export interface ContentAssistDependencies {
 /** Bounds of extracted text: a summary of a few sentences, a title of a few words. */
 export const TEXT_SUMMARY_MAX = 300;
 export const STRING_PHRASE_MAX = 80;
+const SUMMARY_ROOM = 120;
 const PROMPT_ITEMS = 8;
 const PROMPT_STRING_MAX = 1500;
 const RATIONALE_MAX = 1000;
@@ -94,7 +95,11 @@ function extract(input: ContentAssistInput): Draft {
     case 'text':
     case 'string': {
       const bound = field.type === 'text' ? TEXT_SUMMARY_MAX : STRING_PHRASE_MAX;
-      const shape = (text: string) => (field.type === 'text' ? leadSentences(text, bound) : headlineOf(text, bound));
+      // A summary is shorter than its source: at most half of it (but room for a sentence or two), never over the bound.
+      const shape = (text: string) =>
+        field.type === 'text'
+          ? leadSentences(text, Math.min(bound, Math.max(SUMMARY_ROOM, Math.ceil(text.length / 2))))
+          : headlineOf(text, bound);
       const what = field.type === 'text' ? 'leading sentences' : 'opening words';
       if (field.type === 'string') {
         // A value several similar items share (an author, a category) is likelier right than a phrase.

@@ -22,10 +22,11 @@ export function deriveFieldName(description: string): string | undefined {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((word) => word !== '' && !STOP_WORDS.has(word));
+  // A name starts with a letter: leading words that start with a digit ("3d", "2024") are dropped.
+  while (words.length > 0 && !/^[a-z]/.test(words[0] as string)) words.shift();
   const name = words
     .slice(0, WORDS_MAX)
     .join('_')
-    .replace(/^[^a-z]+/, '')
     .slice(0, NAME_MAX - 4)
     .replace(/_+$/, '');
   return NAME_PATTERN.test(name) ? name : undefined;
