@@ -81,7 +81,10 @@ export async function suggestField(
   return { ...(await fromModel(input, ranked, taken, model, signal)), similar };
 }
 
-/** Every candidate, best first (ties keep the site's fields before the catalog's, each in its given order). */
+/**
+ * The candidates related to the description at all (cosine above 0), best first; ties keep the site's fields before
+ * the catalog's, each in its given order.
+ */
 async function retrieve(input: SuggestFieldInput, embedder: Embedder): Promise<Candidate[]> {
   const catalog = input.catalog ?? FIELD_CATALOG;
   const unembedded = input.siteFields.filter((site) => site.vector?.length !== embedder.dims);
@@ -106,6 +109,7 @@ async function retrieve(input: SuggestFieldInput, embedder: Embedder): Promise<C
   ];
   return candidates
     .map((candidate, order) => ({ candidate, order }))
+    .filter(({ candidate }) => candidate.score > 0)
     .sort((a, b) => b.candidate.score - a.candidate.score || a.order - b.order)
     .map(({ candidate }) => candidate);
 }
