@@ -67,6 +67,13 @@ describe('suggestField under echo', () => {
     expect(result.rationale).toMatch(/already has a field named "summary"/);
   });
 
+  it('leaves the collection’s own fields out of retrieval, even when the description names the collection', async () => {
+    const result = await suggestField(input({ description: 'the headline of the posts' }), { embedder: new WordEmbedder() });
+    expect(result.similar.some((entry) => entry.collection === 'posts')).toBe(false);
+    expect(result.similar[0]).toMatchObject({ collection: CATALOG_COLLECTION, field: 'title' });
+    expect(result.suggestion).toEqual({ name: 'headline_posts', type: 'string', required: false });
+  });
+
   it('draws on the site’s own fields and copies an enum’s values', async () => {
     const result = await suggestField(input({ description: 'availability of the post: in stock, sold out or preorder' }), {
       embedder: new WordEmbedder(),
@@ -93,11 +100,12 @@ describe('suggestField under echo', () => {
     const siteFields = SITE_FIELDS.map((site, index) => (index === 2 ? { ...site, vector: stored as Float32Array } : site));
     embedder.embedded.length = 0;
     await suggestField(input({ siteFields }), { embedder });
-    expect(embedder.embedded).toHaveLength(1 + SITE_FIELDS.length - 1 + FIELD_CATALOG.length);
+    // The description, products.availability (posts' own fields are skipped), the catalog.
+    expect(embedder.embedded).toHaveLength(1 + 1 + FIELD_CATALOG.length);
     expect(embedder.embedded).not.toContain(siteFieldText('products', SITE_FIELDS[2]?.field as Field));
     embedder.embedded.length = 0;
     await suggestField(input({ siteFields, description: 'cover photo' }), { embedder });
-    expect(embedder.embedded).toHaveLength(SITE_FIELDS.length);
+    expect(embedder.embedded).toHaveLength(2);
   });
 
   it('suggests a string field named from the description when there is nothing to retrieve', async () => {
@@ -138,7 +146,7 @@ describe('suggestField under echo', () => {
         async (fields, description) => {
           const collection = { name: 'things', fields };
           const result = await suggestField(
-            { collection, description, siteFields: fields.map((field) => ({ collection: 'things', field })) },
+            { collection, description, siteFields: fields.map((field) => ({ collection: 'other_things', field })) },
             { embedder },
           );
           expect(Field.safeParse(result.suggestion).success).toBe(true);

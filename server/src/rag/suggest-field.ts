@@ -20,7 +20,7 @@ export interface SuggestFieldInput {
   collection: { name: string; label?: string | undefined; fields: readonly Field[] };
   /** What the field should hold, in the admin's words. */
   description: string;
-  /** The fields of the site's collections; the collection's own may be among them (they are never suggested). */
+  /** The fields of the site's collections; the collection's own may be among them: they are skipped (never suggested). */
   siteFields: readonly SiteField[];
   /** Default: FIELD_CATALOG. */
   catalog?: readonly CatalogField[];
@@ -82,12 +82,14 @@ export async function suggestField(
 }
 
 /**
- * The candidates related to the description at all (cosine above 0), best first; ties keep the site's fields before
- * the catalog's, each in its given order.
+ * The other collections' and the catalog's fields related to the description at all (cosine above 0), best first;
+ * ties keep the site's fields before the catalog's, each in its given order.
  */
 async function retrieve(input: SuggestFieldInput, embedder: Embedder): Promise<Candidate[]> {
   const catalog = input.catalog ?? FIELD_CATALOG;
-  const unembedded = input.siteFields.filter((site) => site.vector?.length !== embedder.dims);
+  // The collection's own fields cannot be suggested, and descriptions that name the collection would rank them first.
+  const siteFields = input.siteFields.filter((site) => site.collection !== input.collection.name);
+  const unembedded = siteFields.filter((site) => site.vector?.length !== embedder.dims);
   const [query, ...siteVectors] = await embedder.embed([
     input.description,
     ...unembedded.map((site) => siteFieldText(site.collection, site.field)),
@@ -95,7 +97,7 @@ async function retrieve(input: SuggestFieldInput, embedder: Embedder): Promise<C
   const fresh = new Map(unembedded.map((site, index) => [site, siteVectors[index] as Float32Array]));
   const catalogVectors = await catalogVectorsOf(embedder, catalog);
   const candidates: Candidate[] = [
-    ...input.siteFields.map((site) => ({
+    ...siteFields.map((site) => ({
       collection: site.collection,
       field: site.field,
       score: cosine(query as Float32Array, fresh.get(site) ?? (site.vector as Float32Array)),
