@@ -127,6 +127,8 @@ describe('Undo and history in the Studio', () => {
 
     await page.getByRole('button', { name: 'Edit Final version' }).click();
     const panel = page.getByRole('dialog', { name: /Edit item/ });
+    // The sheet opens on the form, focus in its first input (not on the tabs above it).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('item-field-title');
     await panel.getByRole('tab', { name: 'History' }).click();
     const rows = panel.locator('tr[data-revision]');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
