@@ -48,7 +48,12 @@ describe('AISecureHarness.execute', () => {
       details: [{ path: 'name', message: 'unknown skill' }],
     });
     const [entry] = await auditOf(ctx.siteId);
-    expect(entry).toMatchObject({ action: 'denied', skillName: 'dropDatabase', actor: { id: 'u1', name: 'Ada' }, createdAt: clock().toISOString() });
+    expect(entry).toMatchObject({
+      action: 'denied',
+      skillName: 'dropDatabase',
+      actor: { id: 'u1', name: 'Ada' },
+      createdAt: clock().toISOString(),
+    });
   });
 
   it('lists each failing argument path in a denial', async () => {

@@ -133,7 +133,13 @@ describe('ApprovalStore', () => {
         set: { decidedBy, decidedAt: at.toISOString() },
         incrementAttempts: true,
       });
-      expect(executing).toMatchObject({ status: 'executing', attempts: 1, decidedBy, decidedAt: at.toISOString(), updatedAt: at.toISOString() });
+      expect(executing).toMatchObject({
+        status: 'executing',
+        attempts: 1,
+        decidedBy,
+        decidedAt: at.toISOString(),
+        updatedAt: at.toISOString(),
+      });
       const failed = await store.transition(id, {
         from: 'executing',
         to: 'pending',
