@@ -33,6 +33,10 @@ import {
   type WebhookFormat,
   WebhookListResponse,
   type WebhookView,
+  type TrashEntryView,
+  TrashListResponse,
+  type TrashRestoreResult,
+  TrashRestoreResponse,
 } from '@lumibase/shared';
 import { z } from 'zod';
 import type { Page } from './admin-api.js';
@@ -87,6 +91,16 @@ export function createSiteApi(http: HttpClient, siteId: string) {
       },
       async remove(collection: string, id: string): Promise<void> {
         await http.request(`/items/${segment(collection)}/${segment(id)}`, { ...site, method: 'DELETE' });
+      },
+    },
+    trash: {
+      /** Newest first; the trash holds what was deleted within TRASH_RETENTION_DAYS. */
+      async list(): Promise<TrashEntryView[]> {
+        return (await http.request('/trash', { ...site, query: { limit: 100 }, schema: TrashListResponse })).data;
+      },
+      /** 409 when the name was taken again meanwhile. */
+      async restore(id: string): Promise<TrashRestoreResult> {
+        return (await http.request(`/trash/${segment(id)}/restore`, { ...site, method: 'POST', schema: TrashRestoreResponse })).data;
       },
     },
     webhooks: {
