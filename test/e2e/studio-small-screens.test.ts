@@ -15,6 +15,7 @@ const PAGES = [
   '/content/recipes?tab=fields',
   '/settings/ai-approvals',
   '/settings/ai-approvals?status=rejected',
+  '/settings/ai-audit',
   '/settings/members',
   '/admin/sites',
   '/admin/users',
