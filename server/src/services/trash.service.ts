@@ -70,7 +70,7 @@ export class TrashService {
       action: 'restored',
       actor: { id: actor.id, name: actor.name },
       detail: { trash: result },
-      createdAt: this.now(),
+      createdAt: this.now().toISOString(),
     });
     await site.trash.remove(entry.id);
     return result;
