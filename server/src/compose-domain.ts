@@ -10,6 +10,7 @@ import { OutboxRelay } from './store/outbox.js';
 import { PasswordHasher } from './security/password-hasher.js';
 import { createServices } from './services/index.js';
 import { RevisionsService } from './services/revisions.service.js';
+import { TrashService } from './services/trash.service.js';
 import { DomainEvents } from './services/domain-events.js';
 import { createSkillExecutors } from './skills/index.js';
 import { AiStores } from './store/ai/ai-stores.js';
@@ -20,7 +21,7 @@ import { createWebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { createWebhooksQueue } from './webhooks/webhooks.queue.js';
 
 export interface DomainOptions {
-  config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS'>;
+  config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS' | 'TRASH_RETENTION_DAYS'>;
   /** For BullMQ producers (the webhooks queue). */
   redisUrl: string;
   logger: Logger;
@@ -53,11 +54,13 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     sessionTtlHours: config.SESSION_TTL_HOURS,
     hasher,
     events,
+    trashRetention: { retentionDays: config.TRASH_RETENTION_DAYS },
   });
   const revisions = new RevisionsService({ stores, audit: (siteId) => aiStores.forSite(siteId).audit });
   const executors = createSkillExecutors({ ...services, operations: aiStores, revisions });
   // What an approval would change, taken by the gate, re-checked by the decider and the worker.
-  const approvalTargets = new StoreApprovalTargets(stores);
+  const approvalTargets = new StoreApprovalTargets(stores, { trashRetentionDays: config.TRASH_RETENTION_DAYS });
+  const trash = new TrashService({ stores, fields: services.fields, audit: (siteId) => aiStores.forSite(siteId).audit });
   return {
     eventLog,
     relay,
@@ -67,6 +70,7 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     hasher,
     executors,
     revisions,
+    trash,
     approvalTargets,
     webhooks,
     webhooksQueue,

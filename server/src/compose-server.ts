@@ -11,6 +11,7 @@ import type { Domain } from './compose-domain.js';
 import type { Config } from './config.js';
 import { type SiteRouter, createApiRouter } from './http/api.router.js';
 import { createRevisionsRouter } from './http/revisions.router.js';
+import { createTrashRouter } from './http/trash.router.js';
 import { createHttpApp } from './http/app.js';
 import { createQueueDashboard } from './http/queue-dashboard.js';
 import { createWebhooksRouter } from './http/webhooks.router.js';
@@ -70,6 +71,7 @@ export async function composeServer({
   const siteRouters: SiteRouter[] = [
     copilot.siteRouter,
     { path: '/items', router: createRevisionsRouter({ revisions: domain.revisions }) },
+    { path: '/trash', router: createTrashRouter({ trash: domain.trash }) },
     { path: '/webhooks', router: createWebhooksRouter({ webhooks }) },
   ];
   const idempotencyStore = new IdempotencyStore(stores.models.idempotency, config.IDEMPOTENCY_RETENTION_SECONDS * 1000);

@@ -58,6 +58,8 @@ export const ApprovalImpact = z.object({
   items: z.array(z.object({ id: z.string(), title: z.string().optional() })).optional(),
   /** Values that will go (a deleted field's values, a sample). */
   values: z.array(z.unknown()).optional(),
+  /** A deletion that goes to the trash: how many days it can be restored from there (TRASH_RETENTION_DAYS). */
+  restorableDays: z.number().positive().optional(),
 });
 export type ApprovalImpact = z.infer<typeof ApprovalImpact>;
 

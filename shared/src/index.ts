@@ -17,6 +17,7 @@ export * from './api/approvals.js';
 export * from './api/policy.js';
 export * from './api/audit.js';
 export * from './api/revisions.js';
+export * from './api/trash.js';
 export * from './api/conversations.js';
 export * from './api/health.js';
 export * from './api/webhooks.js';

@@ -38,6 +38,8 @@ import {
   LoginResponse,
   MeResponse,
   MemberListResponse,
+  TrashListResponse,
+  TrashRestoreResponse,
   MemberResponse,
   PatchFieldRequest,
   PolicyResponse,
@@ -305,7 +307,7 @@ const ROUTE_OPERATIONS: ApiOperation[] = [
   api({
     method: 'delete',
     path: '/collections/:name',
-    summary: 'Delete a collection and its items',
+    summary: 'Delete a collection: it goes to the trash with its items',
     tag: 'Content',
     auth: 'session',
     site: true,
@@ -340,7 +342,7 @@ const ROUTE_OPERATIONS: ApiOperation[] = [
   api({
     method: 'delete',
     path: '/collections/:name/fields/:field',
-    summary: "Delete a field and its items' values",
+    summary: "Delete a field: it goes to the trash with its items' values",
     tag: 'Content',
     auth: 'session',
     site: true,
@@ -546,6 +548,31 @@ const ROUTE_OPERATIONS: ApiOperation[] = [
     site: true,
     access: '`content:write`',
     success: { status: 200, description: 'The restored item', schema: ItemResponse },
+    errors: [409],
+  }),
+
+  // Trash
+  api({
+    method: 'get',
+    path: '/trash',
+    summary: 'Deleted collections and fields still restorable, newest first',
+    tag: 'Content',
+    auth: 'session',
+    site: true,
+    access: '`schema:read`',
+    query: ListQuery,
+    success: { status: 200, description: 'Trash entries', schema: TrashListResponse },
+    errors: [400],
+  }),
+  api({
+    method: 'post',
+    path: '/trash/:id/restore',
+    summary: 'Restore a collection with its items (same ids), or a field with its values',
+    tag: 'Content',
+    auth: 'session',
+    site: true,
+    access: '`schema:write`',
+    success: { status: 200, description: 'What was restored', schema: TrashRestoreResponse },
     errors: [409],
   }),
 

@@ -39,6 +39,10 @@ import {
   type WebhookFormat,
   WebhookListResponse,
   type WebhookView,
+  type TrashEntryView,
+  TrashListResponse,
+  type TrashRestoreResult,
+  TrashRestoreResponse,
 } from '@lumibase/shared';
 import { z } from 'zod';
 import type { Page } from './admin-api.js';
@@ -105,6 +109,16 @@ export function createSiteApi(http: HttpClient, siteId: string) {
       async restore({ collection, id, revision }: UndoRef): Promise<ItemView & { revision: number }> {
         const path = `/items/${segment(collection)}/${segment(id)}/revisions/${revision}/restore`;
         return (await http.request(path, { ...site, method: 'POST', schema: RestoredItemResponse })).data;
+      },
+    },
+    trash: {
+      /** Newest first; the trash holds what was deleted within TRASH_RETENTION_DAYS. */
+      async list(): Promise<TrashEntryView[]> {
+        return (await http.request('/trash', { ...site, query: { limit: 100 }, schema: TrashListResponse })).data;
+      },
+      /** 409 when the name was taken again meanwhile. */
+      async restore(id: string): Promise<TrashRestoreResult> {
+        return (await http.request(`/trash/${segment(id)}/restore`, { ...site, method: 'POST', schema: TrashRestoreResponse })).data;
       },
     },
     webhooks: {
