@@ -68,6 +68,8 @@ export async function composeServer({
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
   });
   const siteRouters: SiteRouter[] = [
+    // Before /ai, so that /ai/skills passes tenancy once.
+    copilot.skillsRouter,
     copilot.siteRouter,
     { path: '/items', router: createRevisionsRouter({ revisions: domain.revisions }) },
     { path: '/webhooks', router: createWebhooksRouter({ webhooks }) },

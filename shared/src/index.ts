@@ -13,6 +13,7 @@ export * from './risk.js';
 export * from './approvals.js';
 export * from './skills/index.js';
 export * from './api/chat.js';
+export * from './api/skills.js';
 export * from './api/approvals.js';
 export * from './api/policy.js';
 export * from './api/audit.js';
