@@ -1,11 +1,5 @@
 // The Studio's AI helpers: semantic search (GET /ai/search) and safe skills run directly (POST /ai/skills/:name).
-import {
-  ContentAssistData,
-  ItemView,
-  RunSkillResponse,
-  type SkillOutcome,
-  SuggestFieldData,
-} from '@lumibase/shared';
+import { ContentAssistData, ItemView, RunSkillResponse, type SkillOutcome, SuggestFieldData } from '@lumibase/shared';
 import { z } from 'zod';
 import { ApiError, describeError, toApiError } from './api-error.js';
 import type { HttpClient } from './http-client.js';
@@ -23,7 +17,11 @@ export type SearchReply = z.infer<typeof SearchReply>;
 /** What a skill's executed `data` must look like for the Studio to use it; anything else is explained, not guessed at. */
 function executedData<T extends z.ZodType>(outcome: SkillOutcome, schema: T): z.infer<T> {
   if (outcome.status === 'pending_approval') {
-    throw new ApiError({ status: 202, code: 'FORBIDDEN', message: `${outcome.skill.name} needs an admin’s approval in this site; see Approvals.` });
+    throw new ApiError({
+      status: 202,
+      code: 'FORBIDDEN',
+      message: `${outcome.skill.name} needs an admin’s approval in this site; see Approvals.`,
+    });
   }
   if (outcome.status === 'denied') throw new ApiError({ status: 200, code: 'FORBIDDEN', message: outcome.message });
   const parsed = schema.safeParse(outcome.data);
@@ -60,7 +58,12 @@ export function createAiSkillsApi(http: HttpClient, siteId: string) {
       return executedData(await runSkill('aiSuggestField', { collection, description }), SuggestFieldData);
     },
     /** aiContentAssist: a value for one field; the caller puts it in the form, nothing is saved. */
-    async assist(request: { collection: string; field: string; instruction: string; itemId?: string | undefined }): Promise<ContentAssistData> {
+    async assist(request: {
+      collection: string;
+      field: string;
+      instruction: string;
+      itemId?: string | undefined;
+    }): Promise<ContentAssistData> {
       const { itemId, ...rest } = request;
       return executedData(await runSkill('aiContentAssist', itemId ? { ...rest, itemId } : rest), ContentAssistData);
     },
