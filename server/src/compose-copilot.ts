@@ -18,6 +18,7 @@ import {
   ChatService,
   ConversationsService,
   PolicyService,
+  RunSkillService,
 } from './services/copilot/index.js';
 
 export interface ComposeCopilotOptions {
@@ -69,7 +70,7 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
   });
   const siteRouter: SiteRouter = { path: '/ai', router };
   // The Studio's direct runs of safe skills (Suggest a field, Assist): the same gate, no model.
-  const skillsRouter: SiteRouter = { path: '/ai/skills', router: createAiSkillsRouter({ harness }) };
+  const skillsRouter: SiteRouter = { path: '/ai/skills', router: createAiSkillsRouter({ skills: new RunSkillService({ harness }) }) };
   return { stores, executors, harness, decider, chat, approvals, siteRouter, skillsRouter, provider: planner.provider as string };
 }
 

@@ -22,6 +22,7 @@ import {
   viewer,
 } from '../testing/ai-route-fixture.js';
 import { withoutRequestId } from '../testing/test-server.js';
+import { RunSkillService } from '../services/copilot/run-skill.service.js';
 import { createAiSkillsRouter } from './ai-skills.router.js';
 import { errorMiddleware } from './error-middleware.js';
 
@@ -120,7 +121,7 @@ describe('POST /ai/skills/:name behind the gate, for a caller without the skillâ
       };
       next();
     });
-    app.use('/ai/skills', createAiSkillsRouter({ harness }));
+    app.use('/ai/skills', createAiSkillsRouter({ skills: new RunSkillService({ harness }) }));
     app.use(errorMiddleware);
     const listening = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => listening.once('listening', resolve));
