@@ -33,6 +33,24 @@ const { studio, openAs } = studioPerFile('ai-helpers', async (started) => {
 const SEARCH_TIMEOUT_MS = 60_000;
 const viewport = { width: 1280, height: 860 };
 
+/**
+ * Waits until the input `selector` holds a value (what the AI helper filled in); the helper's alert, if it shows one
+ * instead, fails the test with its words.
+ */
+async function waitForFilled(page: Page, selector: string): Promise<void> {
+  const handle = await page.waitForFunction(
+    (inputSelector) => {
+      const input = document.querySelector<HTMLInputElement | HTMLTextAreaElement>(inputSelector);
+      if (input && input.value !== '') return 'filled';
+      return document.querySelector('dialog [role="alert"]')?.textContent?.trim() || false;
+    },
+    selector,
+    { timeout: 30_000 },
+  );
+  const result = await handle.jsonValue();
+  if (result !== 'filled') throw new Error(`the AI helper answered: ${result}`);
+}
+
 /** The search panel's live status line: "Searching…", "N matches", "No matches" or an error. */
 const searchState = (page: Page) => page.getByRole('region', { name: 'Search results' }).getByRole('status').first();
 
@@ -46,7 +64,9 @@ async function searchUntilFound(page: Page, query: string, expected: RegExp): Pr
   for (;;) {
     await box.fill(query);
     await box.press('Enter');
-    await searchState(page).filter({ hasText: /match/ }).waitFor();
+    await searchState(page).filter({ hasNotText: 'Searching…' }).waitFor();
+    const state = (await searchState(page).textContent())?.trim() ?? '';
+    if (!/match/.test(state)) throw new Error(`search for "${query}" failed: ${state}`);
     if ((await page.getByRole('option').filter({ hasText: expected }).count()) > 0) return;
     if (Date.now() > deadline) throw new Error(`search for "${query}" never listed ${expected}`);
     await page.waitForTimeout(1000);
@@ -102,7 +122,7 @@ describe('Studio AI helpers', () => {
     await dialog.getByRole('button', { name: 'Suggest' }).click();
 
     const name = dialog.getByLabel(/^Name/);
-    await page.waitForFunction(() => (document.querySelector<HTMLInputElement>('#field-name')?.value ?? '') !== '');
+    await waitForFilled(page, '#field-name');
     const suggested = await name.inputValue();
     expect(suggested).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
     expect(['title', 'body', 'summary']).not.toContain(suggested);
@@ -132,7 +152,7 @@ describe('Studio AI helpers', () => {
     await editor.getByRole('button', { name: 'Assist with Summary' }).click();
     await editor.getByLabel('Instruction for Summary').fill('a one-sentence summary of the body');
     await editor.getByRole('button', { name: 'Write' }).click();
-    await page.waitForFunction(() => (document.querySelector<HTMLTextAreaElement>('#item-field-summary')?.value ?? '') !== '');
+    await waitForFilled(page, '#item-field-summary');
     const value = await editor.getByLabel(/^Summary/).inputValue();
     expect(value.trim()).not.toBe('');
     expect(await editor.getByText(/Not saved until you save/).isVisible()).toBe(true);
