@@ -11,7 +11,7 @@ const suggestion: SuggestFieldData = {
   rationale: 'Posts elsewhere in the site track their lifecycle.',
   similar: [
     { collection: 'pages', field: 'state', score: 0.82 },
-    { collection: 'catalog', field: 'status', score: 0.77 },
+    { collection: '(catalog)', field: 'status', score: 0.77 },
   ],
 };
 
@@ -38,6 +38,7 @@ describe('FieldFormDialog: Suggest a field', () => {
     expect(screen.getByText(/track their lifecycle/)).toBeTruthy();
     expect(screen.getByText('pages.state')).toBeTruthy();
     expect(screen.getByText('82%')).toBeTruthy();
+    expect(screen.getByText('common field · 77%')).toBeTruthy();
     expect(oncreate).not.toHaveBeenCalled();
 
     // The admin adjusts it, then adds it: the other options of the suggestion are kept.
