@@ -9,6 +9,7 @@ import type { MembersService } from '../services/members.service.js';
 import type { SiteAccessService } from '../services/site-access.service.js';
 import type { WriteContext } from '../services/write-context.js';
 import type { OperationRepository } from '../store/ai/operation.store.js';
+import type { SearchService } from '../search/search.service.js';
 
 export interface SkillDependencies {
   collections: Pick<CollectionsService, 'listAll' | 'get' | 'create' | 'remove'>;
@@ -20,6 +21,8 @@ export interface SkillDependencies {
   operations: { forSite(siteId: string): { operations: OperationRepository } };
   /** Finds the revision that undoes an item change (deleteItem's result carries it for the Copilot's Undo). */
   revisions?: Pick<RevisionsService, 'undoFor'>;
+  /** Semantic search over the site's vectors (searchItems, and the retrieval of the RAG skills); the domain always gives it. */
+  search?: Pick<SearchService, 'search' | 'nearest' | 'model'>;
   clock?: () => Date;
 }
 
