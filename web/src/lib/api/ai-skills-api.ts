@@ -1,18 +1,9 @@
 // The Studio's AI helpers: semantic search (GET /ai/search) and safe skills run directly (POST /ai/skills/:name).
-import { ContentAssistData, ItemView, RunSkillResponse, type SkillOutcome, SuggestFieldData } from '@lumibase/shared';
-import { z } from 'zod';
+import { ContentAssistData, RunSkillResponse, SearchResponse, type SkillOutcome, SuggestFieldData } from '@lumibase/shared';
+import type { z } from 'zod';
 import { ApiError, describeError, toApiError } from './api-error.js';
 import type { HttpClient } from './http-client.js';
 import { segment } from './http-client.js';
-
-// API.md "Search, embeddings and the RAG skills": best first, `score` the cosine similarity in [-1, 1].
-export const SearchHit = z.object({ collection: z.string(), id: z.string(), score: z.number(), snippet: z.string(), item: ItemView });
-export type SearchHit = z.infer<typeof SearchHit>;
-export const SearchReply = z.object({
-  data: z.array(SearchHit),
-  meta: z.object({ model: z.string(), pending: z.number().int().min(0) }),
-});
-export type SearchReply = z.infer<typeof SearchReply>;
 
 /** What a skill's executed `data` must look like for the Studio to use it; anything else is explained, not guessed at. */
 function executedData<T extends z.ZodType>(outcome: SkillOutcome, schema: T): z.infer<T> {
@@ -50,7 +41,12 @@ export function createAiSkillsApi(http: HttpClient, siteId: string) {
   return {
     /** Semantic search across the site's collections; `meta.pending` counts items not embedded yet. */
     async search({ q, limit, collection, signal }: { q: string; limit?: number; collection?: string; signal?: AbortSignal }) {
-      return http.request('/ai/search', { ...site, query: { q, limit, collection }, schema: SearchReply, ...(signal ? { signal } : {}) });
+      return http.request('/ai/search', {
+        ...site,
+        query: { q, limit, collection },
+        schema: SearchResponse,
+        ...(signal ? { signal } : {}),
+      });
     },
     runSkill,
     /** aiSuggestField: a Field the collection does not have yet, with a rationale and the similar fields. Creates nothing. */

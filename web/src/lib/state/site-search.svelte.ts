@@ -1,17 +1,17 @@
 // The navigation's semantic search: what was typed, debounced requests (stale answers dropped, older requests aborted),
 // and the loading / results / empty / error states the box shows.
-import { type ApiError, type SearchHit, type SearchReply, toApiError } from '../api/index.js';
+import { SEARCH_QUERY_MAX, type SearchHit, type SearchResponse } from '@lumibase/shared';
+import { type ApiError, toApiError } from '../api/index.js';
 
 export type SearchStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 export interface SiteSearchOptions {
-  search: (request: { q: string; limit: number; signal: AbortSignal }) => Promise<SearchReply>;
+  search: (request: { q: string; limit: number; signal: AbortSignal }) => Promise<SearchResponse>;
   debounceMs?: number;
   limit?: number;
 }
 
-/** API.md: `q` is 1–500 characters. */
-export const SEARCH_QUERY_MAX = 500;
+export { SEARCH_QUERY_MAX };
 const DEFAULT_DEBOUNCE_MS = 250;
 const DEFAULT_LIMIT = 8;
 

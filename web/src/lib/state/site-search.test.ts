@@ -1,7 +1,6 @@
-import type { ItemView } from '@lumibase/shared';
+import type { ItemView, SearchHit, SearchResponse } from '@lumibase/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/api-error.js';
-import type { SearchHit, SearchReply } from '../api/index.js';
 import { itemHref, scorePercent, SiteSearch } from './site-search.svelte.js';
 
 const item = (id: string): ItemView => ({
@@ -12,7 +11,7 @@ const item = (id: string): ItemView => ({
   updatedAt: '2026-01-01T00:00:00.000Z',
 });
 const hit = (id: string, score = 0.5): SearchHit => ({ collection: 'posts', id, score, snippet: `About ${id}`, item: item(id) });
-const reply = (hits: SearchHit[], pending = 0): SearchReply => ({ data: hits, meta: { model: 'local', pending } });
+const reply = (hits: SearchHit[], pending = 0): SearchResponse => ({ data: hits, meta: { model: 'local', pending } });
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -36,11 +35,11 @@ describe('SiteSearch', () => {
   });
 
   it('drops an answer that arrives after a newer query, and aborts the older request', async () => {
-    const answers: Array<(value: SearchReply) => void> = [];
+    const answers: Array<(value: SearchResponse) => void> = [];
     const signals: AbortSignal[] = [];
     const search = vi.fn(
       ({ signal }: { signal: AbortSignal }) =>
-        new Promise<SearchReply>((resolve) => {
+        new Promise<SearchResponse>((resolve) => {
           signals.push(signal);
           answers.push(resolve);
         }),

@@ -1,8 +1,7 @@
-import type { ItemView } from '@lumibase/shared';
+import type { ItemView, SearchHit, SearchResponse } from '@lumibase/shared';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/api-error.js';
-import type { SearchHit, SearchReply } from '../../api/index.js';
 import { SiteSearch } from '../../state/site-search.svelte.js';
 import SearchBox from './SearchBox.svelte';
 
@@ -23,7 +22,7 @@ const hit = (id: string, collection: string, score: number): SearchHit => ({
   item: item(id),
 });
 
-function renderBox(answer: () => Promise<SearchReply>) {
+function renderBox(answer: () => Promise<SearchResponse>) {
   const search = new SiteSearch({ search: answer, debounceMs: 0 });
   const onopen = vi.fn();
   render(SearchBox, { props: { search, onopen } });
@@ -77,7 +76,7 @@ describe('SearchBox', () => {
 
   it('shows an error with Retry, which searches again', async () => {
     const answer = vi
-      .fn<() => Promise<SearchReply>>()
+      .fn<() => Promise<SearchResponse>>()
       .mockRejectedValueOnce(new ApiError({ status: 400, code: 'VALIDATION_FAILED', message: 'q must be at most 500 characters' }))
       .mockResolvedValue({ data: [hit('a1', 'posts', 0.7)], meta: { model: 'local', pending: 0 } });
     const { box } = renderBox(answer);
