@@ -51,6 +51,9 @@ async function waitForFilled(page: Page, selector: string): Promise<void> {
   if (result !== 'filled') throw new Error(`the AI helper answered: ${result}`);
 }
 
+/** The search results listed under the box. */
+const results = (page: Page) => page.getByRole('listbox', { name: 'Matching items' }).getByRole('option');
+
 /** The search panel's live status line: "Searching…", "N matches", "No matches" or an error. */
 const searchState = (page: Page) => page.getByRole('region', { name: 'Search results' }).getByRole('status').first();
 
@@ -67,7 +70,7 @@ async function searchUntilFound(page: Page, query: string, expected: RegExp): Pr
     await searchState(page).filter({ hasNotText: 'Searching…' }).waitFor();
     const state = (await searchState(page).textContent())?.trim() ?? '';
     if (!/match/.test(state)) throw new Error(`search for "${query}" failed: ${state}`);
-    if ((await page.getByRole('option').filter({ hasText: expected }).count()) > 0) return;
+    if ((await results(page).filter({ hasText: expected }).count()) > 0) return;
     if (Date.now() > deadline) throw new Error(`search for "${query}" never listed ${expected}`);
     await page.waitForTimeout(1000);
   }
@@ -82,8 +85,7 @@ describe('Studio AI helpers', () => {
     const page = await openAs(viewport);
     await searchUntilFound(page, 'coffee grounds compost heap', /coffee grounds/i);
 
-    const options = page.getByRole('option');
-    const first = options.first();
+    const first = results(page).first();
     expect(await first.textContent()).toMatch(/articles/);
     expect(await first.textContent()).toMatch(/\d+%/);
     await screenshot(page, 'search-results');
