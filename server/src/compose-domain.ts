@@ -20,9 +20,11 @@ import { createWebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { createWebhooksQueue } from './webhooks/webhooks.queue.js';
 import { composeEmbeddings, type EmbeddingsConfig, openEmbeddingsQueueing } from './embeddings/embeddings-domain.js';
 import type { Embedder } from './embeddings/embedder.js';
+import { createPlanner, type PlannerConfig } from './llm/create-planner.js';
+import { jsonModelOf } from './rag/index.js';
 
 export interface DomainOptions {
-  config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS'> & EmbeddingsConfig;
+  config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS'> & EmbeddingsConfig & PlannerConfig;
   /** For BullMQ producers (the webhooks queue). */
   redisUrl: string;
   logger: Logger;
@@ -80,7 +82,16 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
       .removeAll()
       .catch((error: unknown) => logger.warn({ err: error, siteId }, 'could not remove a site’s vectors'));
   });
-  const executors = createSkillExecutors({ ...services, operations: aiStores, revisions, search: embeddings.search });
+  // The RAG skills' one model call goes to the Copilot's provider (the Copilot logs a fallback to echo; not again here).
+  const jsonModel = jsonModelOf(createPlanner(config, { retry: { logger } }));
+  const executors = createSkillExecutors({
+    ...services,
+    operations: aiStores,
+    revisions,
+    search: embeddings.search,
+    embedder: embeddings.embedder,
+    jsonModel,
+  });
   // What an approval would change, taken by the gate, re-checked by the decider and the worker.
   const approvalTargets = new StoreApprovalTargets(stores);
   return {

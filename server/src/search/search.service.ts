@@ -62,6 +62,8 @@ export class SearchService {
     const byId = new Map(collections.map((record) => [record.id, record]));
     const data: SearchHit[] = [];
     for (const hit of hits) {
+      // Nothing in common with the query (the local embedder's 0): not a match, however few the results.
+      if (hit.score <= 0) continue;
       const item = items.get(hit.itemId);
       const record = item ? byId.get(item.collectionId) : undefined;
       // Deleted since, or moved out of the collection the vector names: not a result.
