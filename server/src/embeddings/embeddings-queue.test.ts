@@ -102,6 +102,43 @@ describe('the embeddings queue', () => {
     expect(await vectorsOf({ itemId: id })).toHaveLength(1);
   });
 
+  it('follows revision restores: back to an earlier content, and back from deletion', async () => {
+    const id = await createNote({ title: 'Restorable', body: 'first words' });
+    expect((await update(id, { body: 'second words' })).status).toBe(200);
+    await eventually(async () =>
+      expect((await vectorsOf({ itemId: id }))[0]?.contentHash).toBe(hashOf({ title: 'Restorable', body: 'second words' })),
+    );
+    const restore = (revision: number) =>
+      server.request('POST', `/items/notes/${id}/revisions/${revision}/restore`, { token: server.adminToken, siteId });
+    expect((await restore(1)).status).toBe(200);
+    const first = hashOf({ title: 'Restorable', body: 'first words' });
+    await eventually(async () => expect((await vectorsOf({ itemId: id }))[0]?.contentHash).toBe(first));
+    expect((await server.request('DELETE', `/items/notes/${id}`, { token: server.adminToken, siteId })).status).toBe(204);
+    await eventually(async () => expect(await vectorsOf({ itemId: id })).toHaveLength(0));
+    expect((await restore(2)).status).toBe(200);
+    await eventually(async () =>
+      expect((await vectorsOf({ itemId: id }))[0]?.contentHash).toBe(hashOf({ title: 'Restorable', body: 'second words' })),
+    );
+  });
+
+  it('removes a deleted site’s vectors', async () => {
+    const doomed = await server.createSite('Doomed site');
+    expect((await server.request('POST', '/collections', { token: server.adminToken, siteId: doomed, body: NOTES })).status).toBe(201);
+    const created = await server.request('POST', '/items/notes', {
+      token: server.adminToken,
+      siteId: doomed,
+      body: { data: { title: 'Gone soon' } },
+    });
+    expect(created.status).toBe(201);
+    const ofSite = () => server.composed.domain.embeddings.models.embeddings.countDocuments({ siteId: new Types.ObjectId(doomed) });
+    await eventually(async () => expect(await ofSite()).toBe(2));
+    expect(
+      (await server.request('DELETE', `/sites/${doomed}?confirm=${encodeURIComponent('Doomed site')}`, { token: server.adminToken }))
+        .status,
+    ).toBe(204);
+    await eventually(async () => expect(await ofSite()).toBe(0));
+  });
+
   it('makes a new item searchable within seconds (measured)', async () => {
     const started = Date.now();
     const id = await createNote({ title: 'Quokka sightings', body: 'A quokka was seen on Rottnest island at dawn.' });
