@@ -46,6 +46,7 @@ import {
 } from '@lumibase/shared';
 import { z } from 'zod';
 import type { Page } from './admin-api.js';
+import { createAiSkillsApi } from './ai-skills-api.js';
 import { type HttpClient, segment } from './http-client.js';
 
 // API.md: GET /collections answers `{ data }`, with no list meta.
@@ -88,6 +89,9 @@ export function createSiteApi(http: HttpClient, siteId: string) {
     items: {
       async list(collection: string, { limit, offset }: { limit: number; offset: number }): Promise<Page<ItemView>> {
         return http.request(`/items/${segment(collection)}`, { ...site, query: { limit, offset }, schema: ItemListResponse });
+      },
+      async get(collection: string, id: string): Promise<ItemView> {
+        return (await http.request(`/items/${segment(collection)}/${segment(id)}`, { ...site, schema: ItemResponse })).data;
       },
       async create(collection: string, data: ItemData): Promise<ItemView> {
         const path = `/items/${segment(collection)}`;
@@ -153,6 +157,7 @@ export function createSiteApi(http: HttpClient, siteId: string) {
       },
     },
     ai: {
+      ...createAiSkillsApi(http, siteId),
       /** One Copilot turn; `conversationId` continues a conversation. */
       async chat(request: { message: string; conversationId?: string | undefined }): Promise<ChatResponse> {
         const body = request.conversationId ? request : { message: request.message };
