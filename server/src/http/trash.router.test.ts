@@ -5,6 +5,7 @@ import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
 import { TrashPurge } from '../services/trash-purge.js';
+import { eventually } from '../testing/eventually.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 
 let server: TestServer;
@@ -122,6 +123,27 @@ describe('deleting and restoring a collection', () => {
 
     // A second restore finds nothing: the entry is gone.
     expect((await call('POST', `/trash/${entry.id}/restore`)).status).toBe(403);
+  });
+});
+
+describe('search across a deletion and a restore', () => {
+  async function searchIds(query: string): Promise<string[]> {
+    const response = await call('GET', `/ai/search?q=${encodeURIComponent(query)}`);
+    expect(response.status).toBe(200);
+    return response.body.data.map((hit: { id: string }) => hit.id);
+  }
+
+  it('drops a trashed collection’s items from search and finds them again once restored', async () => {
+    await createCollection('breads');
+    const [id] = await createItems('breads', [{ title: 'Sourdough loaf with rye flour and a long cold proof' }]);
+    await eventually(async () => expect(await searchIds('sourdough rye loaf')).toContain(id));
+
+    expect((await call('DELETE', '/collections/breads')).status).toBe(204);
+    await eventually(async () => expect(await searchIds('sourdough rye loaf')).not.toContain(id));
+
+    const entry = (await trashList()).find((candidate) => candidate.collection === 'breads');
+    expect((await call('POST', `/trash/${entry!.id}/restore`)).status).toBe(200);
+    await eventually(async () => expect(await searchIds('sourdough rye loaf')).toContain(id));
   });
 });
 
