@@ -70,6 +70,24 @@ describe('the embeddings queue', () => {
     await eventually(async () => expect(await vectorsOf({ itemId: id })).toHaveLength(0));
   });
 
+  it('re-embeds a collection’s items when a field is deleted, without that field’s text', async () => {
+    const collection = {
+      name: 'cards',
+      label: 'Cards',
+      fields: [
+        { name: 'title', type: 'string', required: true },
+        { name: 'secret', type: 'text' },
+      ],
+    };
+    expect((await server.request('POST', '/collections', { token: server.adminToken, siteId, body: collection })).status).toBe(201);
+    const id = await createNote({ title: 'Card', secret: 'hidden words' }, 'cards');
+    const withSecret = contentHash(itemText(collection as never, { title: 'Card', secret: 'hidden words' }));
+    await eventually(async () => expect((await vectorsOf({ itemId: id }))[0]?.contentHash).toBe(withSecret));
+    expect((await server.request('DELETE', '/collections/cards/fields/secret', { token: server.adminToken, siteId })).status).toBe(204);
+    const without = contentHash(itemText({ ...collection, fields: [collection.fields[0]] } as never, { title: 'Card' }));
+    await eventually(async () => expect((await vectorsOf({ itemId: id }))[0]?.contentHash).toBe(without));
+  });
+
   it('removes every vector of a deleted collection, its schema’s included', async () => {
     const collection = { name: 'drafts', fields: [{ name: 'title', type: 'string' }] };
     expect((await server.request('POST', '/collections', { token: server.adminToken, siteId, body: collection })).status).toBe(201);
