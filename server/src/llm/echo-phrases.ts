@@ -91,6 +91,14 @@ export const ECHO_PHRASES: readonly EchoPhrase[] = [
     toToolCall: ([collection, description]) => ({ name: 'aiSuggestField', arguments: { collection, description } }),
   },
   {
+    usage: 'assist <field> of item <id> in <collection>: <instruction>',
+    pattern: phrase(`assist ${TOKEN} of item ${TOKEN} in (\\S+?)\\s*:\\s*${REST}`),
+    toToolCall: ([field, itemId, collection, instruction]) => ({
+      name: 'aiContentAssist',
+      arguments: { collection, field, instruction, itemId },
+    }),
+  },
+  {
     usage: 'assist <field> in <collection>: <instruction>',
     pattern: phrase(`assist ${TOKEN} in (\\S+?)\\s*:\\s*${REST}`),
     toToolCall: ([field, collection, instruction]) => ({ name: 'aiContentAssist', arguments: { collection, field, instruction } }),

@@ -57,6 +57,11 @@ describe('the echo planner', () => {
         'aiContentAssist',
         { collection: 'posts', field: 'body', instruction: 'make it friendlier' },
       ],
+      [
+        'assist summary of item 6650f0c2a1b2c3d4e5f60718 in posts: one sentence',
+        'aiContentAssist',
+        { collection: 'posts', field: 'summary', instruction: 'one sentence', itemId: '6650f0c2a1b2c3d4e5f60718' },
+      ],
       ['search for chocolate cake recipes', 'searchItems', { query: 'chocolate cake recipes' }],
       ['search posts for chocolate cake', 'searchItems', { collection: 'posts', query: 'chocolate cake' }],
     ];
@@ -68,7 +73,7 @@ describe('the echo planner', () => {
     });
 
     it('covers every phrase of the table and every skill but updateField', () => {
-      expect(ECHO_PHRASES).toHaveLength(14);
+      expect(ECHO_PHRASES).toHaveLength(15);
       const skills = new Set(cases.map(([, name]) => name));
       expect([...Object.keys(SKILLS)].filter((name) => !skills.has(name))).toEqual(['updateField']);
     });
