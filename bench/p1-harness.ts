@@ -40,7 +40,9 @@ function plainModels(connection: Connection) {
 }
 
 export async function runP1(system: System): Promise<{ rows: BenchRow[]; details: Record<string, unknown> }> {
-  const connection = await mongoose.createConnection(system.cluster.mongoUri, { dbName: `bench_p1_${randomBytes(3).toString('hex')}` }).asPromise();
+  const connection = await mongoose
+    .createConnection(system.cluster.mongoUri, { dbName: `bench_p1_${randomBytes(3).toString('hex')}` })
+    .asPromise();
   const redis: RedisClientType = createClient({ url: testRedisUrl() });
   await redis.connect();
   const prefix = `bench-p1-${randomBytes(3).toString('hex')}`;
@@ -60,7 +62,12 @@ export async function runP1(system: System): Promise<{ rows: BenchRow[]; details
     await domain.services.collections.create(site.id, { name: 'posts', fields: [{ name: 'title', type: 'string', required: false }] });
     const context: HarnessContext = {
       siteId: site.id,
-      actor: { id: new mongoose.Types.ObjectId().toString(), name: 'Bench', capabilities: effectiveCapabilities('admin'), isSuperadmin: false },
+      actor: {
+        id: new mongoose.Types.ObjectId().toString(),
+        name: 'Bench',
+        capabilities: effectiveCapabilities('admin'),
+        isSuperadmin: false,
+      },
       message: 'bench',
     };
     const siteObjectId = new mongoose.Types.ObjectId(site.id);
@@ -72,17 +79,28 @@ export async function runP1(system: System): Promise<{ rows: BenchRow[]; details
 
     const skills: Record<string, { harness: () => Promise<unknown>; plain: () => Promise<unknown> }> = {
       createItem: {
-        harness: () => harness.execute(context, { name: 'createItem', arguments: { collection: 'posts', data: { title: `t${++counter}` } } }),
+        harness: () =>
+          harness.execute(context, { name: 'createItem', arguments: { collection: 'posts', data: { title: `t${++counter}` } } }),
         plain: async () => {
           const title = `t${++counter}`;
           const item = await plain.Item.create({ siteId: siteObjectId, collectionId: 'posts', data: { title }, revision: 1 });
           await plain.Revision.create({ siteId: siteObjectId, itemId: item._id, revision: 1, data: { title }, at: new Date() });
-          await plain.Audit.create({ siteId: siteObjectId, action: 'executed', skillName: 'createItem', actor, detail: { title }, at: new Date() });
+          await plain.Audit.create({
+            siteId: siteObjectId,
+            action: 'executed',
+            skillName: 'createItem',
+            actor,
+            detail: { title },
+            at: new Date(),
+          });
         },
       },
       updateItem: {
         harness: () =>
-          harness.execute(context, { name: 'updateItem', arguments: { collection: 'posts', id: seededId, data: { title: `u${++counter}` } } }),
+          harness.execute(context, {
+            name: 'updateItem',
+            arguments: { collection: 'posts', id: seededId, data: { title: `u${++counter}` } },
+          }),
         plain: async () => {
           const title = `u${++counter}`;
           const item = await plain.Item.findOneAndUpdate(
@@ -90,8 +108,21 @@ export async function runP1(system: System): Promise<{ rows: BenchRow[]; details
             { $set: { 'data.title': title }, $inc: { revision: 1 } },
             { new: true },
           ).lean();
-          await plain.Revision.create({ siteId: siteObjectId, itemId: plainSeed._id, revision: item?.revision, data: { title }, at: new Date() });
-          await plain.Audit.create({ siteId: siteObjectId, action: 'executed', skillName: 'updateItem', actor, detail: { title }, at: new Date() });
+          await plain.Revision.create({
+            siteId: siteObjectId,
+            itemId: plainSeed._id,
+            revision: item?.revision,
+            data: { title },
+            at: new Date(),
+          });
+          await plain.Audit.create({
+            siteId: siteObjectId,
+            action: 'executed',
+            skillName: 'updateItem',
+            actor,
+            detail: { title },
+            at: new Date(),
+          });
         },
       },
       listItems: {

@@ -12,8 +12,6 @@ import type { System } from './lib/system.js';
 export interface P2Result {
   rows: BenchRow[];
   details: Record<string, unknown>;
-  /** The bare server's p50 emit → receipt at one socket: P7's socket hop. */
-  socketHopMs: number;
 }
 
 export async function runP2(system: System): Promise<P2Result> {
@@ -29,7 +27,6 @@ export async function runP2(system: System): Promise<P2Result> {
 
   const rows: BenchRow[] = [];
   const details: Record<string, unknown> = {};
-  let socketHopMs = Number.NaN;
   try {
     for (const size of SETTINGS.p2Sizes) {
       const lumibaseFleet = new SocketFleet();
@@ -39,7 +36,6 @@ export async function runP2(system: System): Promise<P2Result> {
       const lumibase = await measureBroadcast(lumibaseFleet, lumibaseSource(system, site, serverA), REPETITIONS);
       const baseline = await measureBroadcast(bareFleet, bareSource(emit), REPETITIONS);
       await Promise.all([lumibaseFleet.close(), bareFleet.close()]);
-      if (size === 1) socketHopMs = baseline.p50;
       details[`size${size}`] = { lumibase, baseline };
       const delivered = `${lumibase.delivered}/${lumibase.expected} delivered (${((100 * lumibase.delivered) / lumibase.expected).toFixed(1)}%)`;
       rows.push(row({ id: 'P2', name: `p50 append→receipt @${size}`, measured: lumibase.p50, baseline: baseline.p50, unit: 'ms' }));
@@ -88,7 +84,7 @@ export async function runP2(system: System): Promise<P2Result> {
         note: `${twoDelivered}/${twoExpected} delivered across both`,
       }),
     );
-    return { rows, details, socketHopMs };
+    return { rows, details };
   } finally {
     await bare.stop();
   }

@@ -3,7 +3,7 @@
 // add → process, behind a bare Express route; both driven by the same load-generator process.
 import { randomBytes } from 'node:crypto';
 import { type BenchRow, row } from './lib/report.js';
-import { type BenchChild, startChild } from './lib/children.js';
+import { startChild } from './lib/children.js';
 import { REPETITIONS, SETTINGS } from './lib/settings.js';
 import { alternate, percentile } from './lib/stats.js';
 import type { System } from './lib/system.js';
@@ -78,7 +78,15 @@ export async function runP3(system: System, mongoWrites: number): Promise<{ rows
     const note = `${count} approvals × ${REPETITIONS}, concurrency ${CONCURRENCY}; bare does ${writes} writes`;
     return {
       rows: [
-        row({ id: 'P3', name: 'decide → approved p50', measured: result.measured, baseline: result.baseline, unit: 'ms', goal: { op: '<=', value: 1.5 }, note }),
+        row({
+          id: 'P3',
+          name: 'decide → approved p50',
+          measured: result.measured,
+          baseline: result.baseline,
+          unit: 'ms',
+          goal: { op: '<=', value: 1.5 },
+          note,
+        }),
         row({
           id: 'P3',
           name: 'decide → approved throughput',

@@ -44,7 +44,13 @@ export async function runP5(): Promise<{ rows: BenchRow[]; details: Record<strin
     const single = summary.finds.find((find) => find.callers === 1);
     if (single)
       rows.push(
-        row({ id: 'P5', name: 'embedded find by _id, 1 caller: client p50', measured: single.p50Micros, baseline: summary.pingMicros, unit: 'µs vs ping' }),
+        row({
+          id: 'P5',
+          name: 'embedded find by _id, 1 caller: client p50',
+          measured: single.p50Micros,
+          baseline: summary.pingMicros,
+          unit: 'µs vs ping',
+        }),
       );
     return { rows, details: summary as unknown as Record<string, unknown> };
   } finally {

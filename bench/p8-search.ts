@@ -4,7 +4,9 @@ import type { Row } from './lib/report.js';
 
 export async function runP8(): Promise<{ rows: Row[]; details: Record<string, unknown> }> {
   return {
-    rows: [{ id: 'P8', name: 'GET /ai/search p50 vs bare top-k', unavailable: 'not available: /ai/search is not built on this branch yet' }],
+    rows: [
+      { id: 'P8', name: 'GET /ai/search p50 vs bare top-k', unavailable: 'not available: /ai/search is not built on this branch yet' },
+    ],
     details: {},
   };
 }

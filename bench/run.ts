@@ -24,7 +24,10 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const details: Record<string, unknown> = {};
   const failures: string[] = [];
-  const stage = async <T extends { rows: Row[]; details: Record<string, unknown> }>(id: string, run: () => Promise<T>): Promise<T | undefined> => {
+  const stage = async <T extends { rows: Row[]; details: Record<string, unknown> }>(
+    id: string,
+    run: () => Promise<T>,
+  ): Promise<T | undefined> => {
     if (ONLY && !ONLY.includes(id)) return undefined;
     const begun = Date.now();
     console.log(`--> ${id}`);
@@ -50,8 +53,8 @@ async function main(): Promise<number> {
     system = await startSystem();
     const sut = system;
     await stage('P1', () => runP1(sut));
-    const p2 = await stage('P2', () => runP2(sut));
-    const p7 = await stage('P7', () => runP7(sut, p2?.socketHopMs ?? Number.NaN));
+    await stage('P2', () => runP2(sut));
+    const p7 = await stage('P7', () => runP7(sut));
     await stage('P3', () => runP3(sut, p7?.counts.mongoWrites ?? 14));
     await stage('P4', () => runP4(sut));
     await stage('P6', () => runP6(sut));
@@ -71,7 +74,16 @@ async function main(): Promise<number> {
   console.log(formatTable(rows));
   const seconds = (Date.now() - started) / 1000;
   console.log(`\n${seconds.toFixed(1)} s; JSON in ${OUT}`);
-  writeJson(OUT, { quick: QUICK, repetitions: REPETITIONS, startedAt: new Date(started).toISOString(), seconds, machine: host, rows, details, failures });
+  writeJson(OUT, {
+    quick: QUICK,
+    repetitions: REPETITIONS,
+    startedAt: new Date(started).toISOString(),
+    seconds,
+    machine: host,
+    rows,
+    details,
+    failures,
+  });
   return failures.length === 0 ? 0 : 1;
 }
 

@@ -48,10 +48,15 @@ export function bareSource(emit: () => Promise<unknown>): BroadcastSource {
   return { trigger: emit, originTimes: async (keys, sentAt) => Object.fromEntries(keys.map((key) => [key, sentAt[key] as number])) };
 }
 
-export async function measureBroadcast(fleet: SocketFleet, source: BroadcastSource, rounds: number): Promise<BroadcastResult> {
+export async function measureBroadcast(
+  fleet: SocketFleet,
+  source: BroadcastSource,
+  rounds: number,
+  eventName = 'approval-created',
+): Promise<BroadcastResult> {
   const perRound: number[][] = [];
   for (let round = 0; round < rounds; round++) {
-    const { key, receipts } = await fleet.round(() => source.trigger());
+    const { key, receipts } = await fleet.round(() => source.trigger(), eventName);
     if (!key) {
       perRound.push([]);
       continue;

@@ -39,16 +39,24 @@ export class SocketFleet {
    * Runs `trigger`, waits until every socket received the event it caused (or `timeoutMs`), and answers
    * that event's receipts only (whatever else arrived meanwhile, e.g. a previous round's stragglers, is left out).
    */
-  async round(trigger: () => Promise<unknown>, timeoutMs = 15_000): Promise<{ key: string | undefined; receipts: Receipts }> {
+  async round(
+    trigger: () => Promise<unknown>,
+    eventName: string,
+    timeoutMs = 15_000,
+  ): Promise<{ key: string | undefined; receipts: Receipts }> {
     await this.collect();
-    const waits = this.children.map((entry) => entry.child.ask<{ key: string | null }>('next', { timeoutMs }, timeoutMs + 5000));
+    const waits = this.children.map((entry) =>
+      entry.child.ask<{ key: string | null }>('next', { timeoutMs, prefix: `${eventName}:` }, timeoutMs + 5000),
+    );
     await trigger();
     const completed = (await Promise.all(waits)).map((answer) => answer.key).filter((key): key is string => key !== null);
     const receipts = await this.collect();
     // The event every process saw complete; when none did (a socket missed it), the one most received.
     const key =
       completed[0] ??
-      Object.entries(receipts.receipts).sort(([, a], [, b]) => b.length - a.length)[0]?.[0];
+      Object.entries(receipts.receipts)
+        .filter(([name]) => name.startsWith(`${eventName}:`))
+        .sort(([, a], [, b]) => b.length - a.length)[0]?.[0];
     return { key, receipts };
   }
 
@@ -57,7 +65,7 @@ export class SocketFleet {
     const merged: Receipts = { receipts: {}, sentAt: {} };
     for (const { child } of this.children) {
       const answer = await child.ask<Receipts>('collect');
-      for (const [key, times] of Object.entries(answer.receipts)) (merged.receipts[key] ??= []).push(...times);
+      for (const [key, times] of Object.entries(answer.receipts)) merged.receipts[key] = [...(merged.receipts[key] ?? []), ...times];
       Object.assign(merged.sentAt, answer.sentAt);
     }
     return merged;

@@ -48,9 +48,7 @@ serveParent(
       const { url, auth, count } = request as unknown as { url: string; auth: Record<string, unknown>; count: number };
       let failed = 0;
       for (let start = 0; start < count; start += CONNECT_BATCH) {
-        const batch = await Promise.allSettled(
-          Array.from({ length: Math.min(CONNECT_BATCH, count - start) }, () => connectOne(url, auth)),
-        );
+        const batch = await Promise.allSettled(Array.from({ length: Math.min(CONNECT_BATCH, count - start) }, () => connectOne(url, auth)));
         for (const result of batch) {
           if (result.status === 'fulfilled') sockets.push(result.value);
           else failed++;
@@ -61,15 +59,18 @@ serveParent(
     /** Resolves with the next event key every socket received, or the most-received key at the timeout. */
     async next(request) {
       const timeoutMs = Number(request.timeoutMs ?? 10_000);
+      const prefix = String(request.prefix ?? '');
       const deadline = Date.now() + timeoutMs;
-      while (completed.length === 0 && Date.now() < deadline) {
+      const matching = () => completed.findIndex((key) => key.startsWith(prefix));
+      while (matching() < 0 && Date.now() < deadline) {
         await new Promise<void>((resolve) => {
           notify = resolve;
           setTimeout(resolve, Math.max(1, deadline - Date.now()));
         });
         notify = undefined;
       }
-      const key = completed.shift();
+      const index = matching();
+      const key = index < 0 ? undefined : completed.splice(index, 1)[0];
       if (key) return { key, received: receipts.get(key)?.length ?? 0, complete: true };
       return { key: null, received: 0, complete: false };
     },

@@ -181,7 +181,11 @@ async function main(): Promise<void> {
       const flushes = journalAfter.flushes - journalBefore.flushes;
       const averageBatch = (journalAfter.commits - journalBefore.commits) / flushes;
       report(result, `fsync ${(fsyncShare * 100).toFixed(0)}% of time, batch avg ${averageBatch.toFixed(1)} max ${journalAfter.maxBatch}`);
-      summary.inserts.push({ callers, opsPerSecond: result.operations / result.seconds, p50Micros: percentile(result.latenciesMicros, 0.5) });
+      summary.inserts.push({
+        callers,
+        opsPerSecond: result.operations / result.seconds,
+        p50Micros: percentile(result.latenciesMicros, 0.5),
+      });
     }
     if (JSON_OUT) await writeFile(JSON_OUT, JSON.stringify(summary));
 
