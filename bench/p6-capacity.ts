@@ -10,15 +10,24 @@ import { residentBytes, type System } from './lib/system.js';
 interface Capacity {
   sockets: number;
   bytesPerSocket: number;
-  steps: Array<{ sockets: number; p95: number; delivered: number; expected: number }>;
+  steps: Array<{ sockets: number; p95: number; delivered: number; expected: number; residentBytes: number }>;
+}
+
+/** Least-squares slope of resident memory over sockets held: bytes per socket, robust to one GC between steps. */
+function slope(points: Array<{ sockets: number; residentBytes: number }>): number {
+  if (points.length < 2) return Number.NaN;
+  const meanX = points.reduce((sum, point) => sum + point.sockets, 0) / points.length;
+  const meanY = points.reduce((sum, point) => sum + point.residentBytes, 0) / points.length;
+  const covariance = points.reduce((sum, point) => sum + (point.sockets - meanX) * (point.residentBytes - meanY), 0);
+  const variance = points.reduce((sum, point) => sum + (point.sockets - meanX) ** 2, 0);
+  return covariance / variance;
 }
 
 async function capacity(url: string, pid: number, auth: Record<string, unknown>, source: BroadcastSource): Promise<Capacity> {
   const fleet = new SocketFleet();
   const steps: Capacity['steps'] = [];
-  const before = await residentBytes(pid);
+  const points = [{ sockets: 0, residentBytes: await residentBytes(pid) }];
   let held = 0;
-  let bytesPerSocket = Number.NaN;
   try {
     for (const step of SETTINGS.p6Steps) {
       try {
@@ -26,16 +35,17 @@ async function capacity(url: string, pid: number, auth: Record<string, unknown>,
       } catch {
         break;
       }
-      bytesPerSocket = ((await residentBytes(pid)) - before) / fleet.size;
+      const resident = await residentBytes(pid);
+      points.push({ sockets: fleet.size, residentBytes: resident });
       const result = await measureBroadcast(fleet, source, REPETITIONS);
-      steps.push({ sockets: fleet.size, p95: result.p95, delivered: result.delivered, expected: result.expected });
+      steps.push({ sockets: fleet.size, p95: result.p95, delivered: result.delivered, expected: result.expected, residentBytes: resident });
       if (result.p95 > P6_BROADCAST_P95_LIMIT_MS || result.delivered < result.expected) break;
       held = fleet.size;
     }
   } finally {
     await fleet.close();
   }
-  return { sockets: held, bytesPerSocket, steps };
+  return { sockets: held, bytesPerSocket: slope(points), steps };
 }
 
 export async function runP6(system: System): Promise<{ rows: BenchRow[]; details: Record<string, unknown> }> {
@@ -72,7 +82,7 @@ export async function runP6(system: System): Promise<{ rows: BenchRow[]; details
         }),
         row({
           id: 'P6',
-          name: 'memory per socket (server RSS)',
+          name: 'memory per socket (server RSS slope)',
           measured: lumibase.bytesPerSocket / 1024,
           baseline: baseline.bytesPerSocket / 1024,
           unit: 'KiB',

@@ -63,7 +63,7 @@ app.get('/approvals', async (request, response) => {
 app.post('/pipeline', async (request, response) => {
   const { id, before, after } = request.body as { id: string; before: number; after: number };
   await writes(id, before);
-  const job = await queue.add('run', { id, after }, { removeOnComplete: true });
+  const job = await queue.add('run', { id, after }, { removeOnComplete: { age: 60 } });
   await job.waitUntilFinished(queueEvents, 30_000);
   response.json({ data: { id } });
 });
