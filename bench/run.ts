@@ -58,7 +58,7 @@ async function main(): Promise<number> {
     await stage('P3', () => runP3(sut, p7?.counts.mongoWrites ?? 14));
     await stage('P4', () => runP4(sut));
     await stage('P6', () => runP6(sut));
-    await stage('P8', () => runP8());
+    await stage('P8', () => runP8(sut));
   } finally {
     await stopChildren();
     await system?.stop();
