@@ -55,13 +55,10 @@ export async function runP6(system: System): Promise<{ rows: BenchRow[]; details
   const bare = startChild('bare-socket-server.ts', { lifetimeMs: SETTINGS.childLifetimeMs });
   try {
     const { url: bareUrl } = await bare.ask<{ url: string }>('listen');
-    const [serverA] = system.servers;
-    const lumibase = await capacity(
-      serverA,
-      system.serverPid(0),
-      { token: site.admin.token, siteId: site.siteId },
-      lumibaseSource(system, site, serverA),
-    );
+    // A server process of its own, so that its memory holds these sockets and nothing left from P2.
+    const fresh = await system.cluster.startServer();
+    const freshPid = system.serverPid(system.cluster.servers.length - 1);
+    const lumibase = await capacity(fresh, freshPid, { token: site.admin.token, siteId: site.siteId }, lumibaseSource(system, site, fresh));
     const baseline = await capacity(
       bareUrl,
       bare.pid,

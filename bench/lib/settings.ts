@@ -23,7 +23,7 @@ export const SETTINGS = QUICK
       p3Approvals: 40,
       p4Ms: 3000,
       p4Concurrency: 16,
-      p6Steps: [250, 500, 1000, 2000, 3000],
+      p6Steps: [250, 500, 1000, 1500, 2000, 2500, 3000],
       p7Approvals: 20,
       p8Sizes: [1000, 10_000, 50_000],
       childLifetimeMs: 15 * 60_000,
