@@ -6,6 +6,7 @@ import { AISecureHarness } from './harness/ai-secure-harness.js';
 import type { ApprovalExecutor } from './approvals/approval-executor.js';
 import { ApprovalDecider } from './approvals/decide-approval.js';
 import { createAiRouter } from './http/ai.router.js';
+import { createAiSkillsRouter } from './http/ai-skills.router.js';
 import type { SiteRouter } from './http/api.router.js';
 import { createPlanner } from './llm/create-planner.js';
 import type { Logger } from './logger.js';
@@ -17,6 +18,7 @@ import {
   ChatService,
   ConversationsService,
   PolicyService,
+  RunSkillService,
 } from './services/copilot/index.js';
 
 export interface ComposeCopilotOptions {
@@ -67,7 +69,9 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     policy: new PolicyService(stores),
   });
   const siteRouter: SiteRouter = { path: '/ai', router };
-  return { stores, executors, harness, decider, chat, approvals, siteRouter, provider: planner.provider as string };
+  // The Studio's direct runs of safe skills (Suggest a field, Assist): the same gate, no model.
+  const skillsRouter: SiteRouter = { path: '/ai/skills', router: createAiSkillsRouter({ skills: new RunSkillService({ harness }) }) };
+  return { stores, executors, harness, decider, chat, approvals, siteRouter, skillsRouter, provider: planner.provider as string };
 }
 
 export type Copilot = Awaited<ReturnType<typeof composeCopilot>>;

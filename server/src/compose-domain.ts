@@ -10,6 +10,7 @@ import { OutboxRelay } from './store/outbox.js';
 import { PasswordHasher } from './security/password-hasher.js';
 import { createServices } from './services/index.js';
 import { RevisionsService } from './services/revisions.service.js';
+import { TrashService } from './services/trash.service.js';
 import { DomainEvents } from './services/domain-events.js';
 import { createSkillExecutors } from './skills/index.js';
 import { AiStores } from './store/ai/ai-stores.js';
@@ -24,7 +25,9 @@ import { createPlanner, type PlannerConfig } from './llm/create-planner.js';
 import { jsonModelOf } from './rag/index.js';
 
 export interface DomainOptions {
-  config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS'> & EmbeddingsConfig & PlannerConfig;
+  config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS' | 'TRASH_RETENTION_DAYS'> &
+    EmbeddingsConfig &
+    PlannerConfig;
   /** For BullMQ producers (the webhooks queue). */
   redisUrl: string;
   logger: Logger;
@@ -73,6 +76,7 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     sessionTtlHours: config.SESSION_TTL_HOURS,
     hasher,
     events,
+    trashRetention: { retentionDays: config.TRASH_RETENTION_DAYS },
   });
   const revisions = new RevisionsService({ stores, audit: (siteId) => aiStores.forSite(siteId).audit });
   // A deleted site's vectors go with it.
@@ -93,7 +97,8 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     jsonModel,
   });
   // What an approval would change, taken by the gate, re-checked by the decider and the worker.
-  const approvalTargets = new StoreApprovalTargets(stores);
+  const approvalTargets = new StoreApprovalTargets(stores, { trashRetentionDays: config.TRASH_RETENTION_DAYS });
+  const trash = new TrashService({ stores, fields: services.fields, audit: (siteId) => aiStores.forSite(siteId).audit });
   return {
     eventLog,
     relay,
@@ -103,6 +108,7 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     hasher,
     executors,
     revisions,
+    trash,
     approvalTargets,
     webhooks,
     webhooksQueue,

@@ -11,6 +11,7 @@ import type { Domain } from './compose-domain.js';
 import type { Config } from './config.js';
 import { type SiteRouter, createApiRouter } from './http/api.router.js';
 import { createRevisionsRouter } from './http/revisions.router.js';
+import { createTrashRouter } from './http/trash.router.js';
 import { createSearchRouter } from './http/search.router.js';
 import { createHttpApp } from './http/app.js';
 import { createQueueDashboard } from './http/queue-dashboard.js';
@@ -69,8 +70,11 @@ export async function composeServer({
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
   });
   const siteRouters: SiteRouter[] = [
+    // Before /ai, so that /ai/skills passes tenancy once.
+    copilot.skillsRouter,
     copilot.siteRouter,
     { path: '/items', router: createRevisionsRouter({ revisions: domain.revisions }) },
+    { path: '/trash', router: createTrashRouter({ trash: domain.trash }) },
     { path: '/webhooks', router: createWebhooksRouter({ webhooks }) },
     { path: '/ai', router: createSearchRouter({ search: domain.embeddings.search }) },
   ];

@@ -301,6 +301,18 @@ export const SETTINGS = {
     default: '5000',
     description: 'How often workers look for pending approvals past their expiry',
   },
+  TRASH_RETENTION_DAYS: {
+    schema: z.coerce.number().positive().max(3650).default(30),
+    accepts: 'days above 0 up to 3650 (fractions allowed)',
+    default: '30',
+    description: 'How long deleted collections and fields stay in the trash, restorable, before they are purged',
+  },
+  TRASH_PURGE_INTERVAL_MS: {
+    schema: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    accepts: 'milliseconds from 100 to 3600000',
+    default: '60000',
+    description: 'How often workers purge trash past its retention (and finish deletions a crash interrupted)',
+  },
   FAULT_DELAY_BEFORE_SKILL_MS: {
     schema: z.coerce.number().int().min(0).max(600_000).default(0),
     accepts: 'milliseconds from 0 to 600000',

@@ -10,6 +10,7 @@ export { composeDomain, type Domain } from './compose-domain.js';
 export { ApprovalJobRunner } from './approvals/approval-job-runner.js';
 export { Reconciler } from './approvals/reconciler.js';
 export { ExpirySweep } from './approvals/expiry-sweep.js';
+export { TrashPurge } from './services/trash-purge.js';
 export { createSkillExecutionQueue } from './approvals/skill-execution.queue.js';
 export { createSkillExecutionWorker } from './approvals/skill-execution.worker.js';
 export { SITE_EVENT_CHANNEL } from './realtime/socket-server.js';

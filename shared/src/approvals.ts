@@ -58,41 +58,42 @@ export const ApprovalImpact = z.object({
   items: z.array(z.object({ id: z.string(), title: z.string().optional() })).optional(),
   /** Values that will go (a deleted field's values, a sample). */
   values: z.array(z.unknown()).optional(),
+  /** A deletion that goes to the trash: how many days it can be restored from there (TRASH_RETENTION_DAYS). */
+  restorableDays: z.number().positive().optional(),
 });
 export type ApprovalImpact = z.infer<typeof ApprovalImpact>;
 
-/** The approval's fields; `date` is `z.date()` inside a process and an ISO string on the wire. */
-export function approvalShape<DateSchema extends z.ZodType>(date: DateSchema) {
-  return {
-    id: z.string(),
-    siteId: z.string(),
-    skillName: z.string(),
-    arguments: SkillArgumentsRecord,
-    context: ApprovalContext,
-    status: ApprovalStatus,
-    requestedBy: ActorRef,
-    decidedBy: ActorRef.optional(),
-    decidedAt: date.optional(),
-    reason: z.string().optional(),
-    result: z.unknown().optional(),
-    lastError: z.string().optional(),
-    /** Executions started (each approve that won the compare-and-set). */
-    attempts: z.number().int().min(0),
-    /** 1 at creation, + 1 with every change: a decision may name the revision its approver saw. */
-    revision: z.number().int().min(1),
-    /** A pending approval not decided by then expires (`reason: "ttl"`). */
-    expiresAt: date,
-    target: ApprovalTarget.optional(),
-    impact: ApprovalImpact.optional(),
-    /** The model's arguments, when an approver edited them before approving. */
-    originalArguments: SkillArgumentsRecord.optional(),
-    editedBy: ActorRef.optional(),
-    createdAt: date,
-    updatedAt: date,
-  };
-}
+/** Every date of the Copilot's records, in a process as on the wire: an ISO-8601 string (as the CMS's items have). */
+const date = z.iso.datetime();
 
-export const Approval = z.object(approvalShape(z.date()));
+export const Approval = z.object({
+  id: z.string(),
+  siteId: z.string(),
+  skillName: z.string(),
+  arguments: SkillArgumentsRecord,
+  context: ApprovalContext,
+  status: ApprovalStatus,
+  requestedBy: ActorRef,
+  decidedBy: ActorRef.optional(),
+  decidedAt: date.optional(),
+  reason: z.string().optional(),
+  result: z.unknown().optional(),
+  lastError: z.string().optional(),
+  /** Executions started (each approve that won the compare-and-set). */
+  attempts: z.number().int().min(0),
+  /** 1 at creation, + 1 with every change: a decision may name the revision its approver saw. */
+  revision: z.number().int().min(1),
+  /** A pending approval not decided by then expires (`reason: "ttl"`). */
+  expiresAt: date,
+  target: ApprovalTarget.optional(),
+  impact: ApprovalImpact.optional(),
+  /** The model's arguments, when an approver edited them before approving. */
+  originalArguments: SkillArgumentsRecord.optional(),
+  editedBy: ActorRef.optional(),
+  createdAt: date,
+  updatedAt: date,
+});
+
 export type Approval = z.infer<typeof Approval>;
 
 export const AUDIT_ACTIONS = [
@@ -110,23 +111,20 @@ export const AUDIT_ACTIONS = [
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
 
-export function auditEntryShape<DateSchema extends z.ZodType>(date: DateSchema) {
-  return {
-    id: z.string(),
-    siteId: z.string(),
-    action: AuditAction,
-    skillName: z.string().optional(),
-    approvalId: z.string().optional(),
-    actor: ActorRef,
-    /** What happened, as JSON: the arguments, the message and details of a denial, an error. */
-    detail: z.record(z.string(), z.unknown()).optional(),
-    createdAt: date,
-    /** The hash chain (API.md): 1, 2, … per site; absent only on entries written before the chain existed. */
-    seq: z.number().int().min(1).optional(),
-    prevHash: z.string().optional(),
-    hash: z.string().optional(),
-  };
-}
+export const AuditEntry = z.object({
+  id: z.string(),
+  siteId: z.string(),
+  action: AuditAction,
+  skillName: z.string().optional(),
+  approvalId: z.string().optional(),
+  actor: ActorRef,
+  /** What happened, as JSON: the arguments, the message and details of a denial, an error. */
+  detail: z.record(z.string(), z.unknown()).optional(),
+  createdAt: date,
+  /** The hash chain (API.md): 1, 2, … per site; absent only on entries written before the chain existed. */
+  seq: z.number().int().min(1).optional(),
+  prevHash: z.string().optional(),
+  hash: z.string().optional(),
+});
 
-export const AuditEntry = z.object(auditEntryShape(z.date()));
 export type AuditEntry = z.infer<typeof AuditEntry>;

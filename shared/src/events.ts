@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ApprovalJson } from './api/approvals.js';
 
 export const ContentChange = z.object({
-  /** `trash`: a collection or field restored from the trash. */
+  /** `trash`: an entry of the trash (`id`): `created` when a collection or field goes there, `deleted` when it is restored from there. */
   kind: z.enum(['collection', 'field', 'item', 'trash']),
   action: z.enum(['created', 'updated', 'deleted']),
   collection: z.string(),

@@ -61,6 +61,8 @@ describe('Studio approval card', () => {
     await card.waitFor();
     await expect.poll(() => card.locator('[data-impact]').textContent()).toMatch(/Deletes the collection drafts and its 2 items/);
     expect(await card.locator('[data-impact]').textContent()).toMatch(/Launch plan[\s\S]*Press release|Press release[\s\S]*Launch plan/);
+    // The deletion goes to the trash: the card says for how long it can be restored (TRASH_RETENTION_DAYS).
+    expect(await card.locator('[data-restorable]').textContent()).toMatch(/can be restored for 30 days/);
     // APPROVAL_TTL_SECONDS' default, 72 hours, minus the seconds since the request (rounded up to the minute).
     expect((await card.locator('[data-time-left]').textContent())?.trim()).toMatch(/^(3 days|2 days 23 hours) left$/);
     await picture(page, asked.approvalId, 'approval-card-impact-time-left');

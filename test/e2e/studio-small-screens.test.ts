@@ -15,7 +15,9 @@ const PAGES = [
   '/content/recipes?tab=fields',
   '/settings/ai-approvals',
   '/settings/ai-approvals?status=rejected',
+  '/settings/ai-audit',
   '/settings/members',
+  '/trash',
   '/admin/sites',
   '/admin/users',
 ];
@@ -44,6 +46,9 @@ const { studio, browser, openAs } = studioPerFile('small-screens', async (starte
       body: 'Body text',
       is_public: true,
     });
+  // A collection in the trash: the Trash page has a row to lay out.
+  await root.createCollection(siteId, { name: 'old_notes', fields: [{ name: 'title', type: 'string' }] });
+  await root.send('DELETE', '/collections/old_notes', { siteId });
   // Someone else asks for a deletion: the card the phone's approver decides.
   const other = await root.createMember(siteId, 'admin');
   const reply = await other.chat(siteId, 'delete collection drafts');

@@ -16,6 +16,7 @@ import {
   Reconciler,
   SITE_EVENT_CHANNEL,
   studioUrl,
+  TrashPurge,
 } from '@lumibase/server/core';
 import { Emitter } from '@socket.io/redis-emitter';
 import type { Worker } from 'bullmq';
@@ -24,6 +25,7 @@ export interface RunningWorkers {
   worker: Worker;
   reconciler: Reconciler;
   expirySweep: ExpirySweep;
+  trashPurge: TrashPurge;
   stop(): Promise<void>;
 }
 
@@ -99,6 +101,9 @@ export async function startWorkers({
   reconciler.start(config.RECONCILE_INTERVAL_MS);
   const expirySweep = new ExpirySweep({ approvals: domain.aiStores.models.approvals, stores: domain.aiStores, logger });
   expirySweep.start(config.APPROVAL_EXPIRY_SWEEP_MS);
+  // Trash past TRASH_RETENTION_DAYS goes for good; deletions a crash interrupted are finished.
+  const trashPurge = new TrashPurge({ stores: domain.stores, logger });
+  trashPurge.start(config.TRASH_PURGE_INTERVAL_MS);
   logger.info({ queue: SKILL_EXECUTION_QUEUE, prefix: config.QUEUE_PREFIX, concurrency: config.WORKER_CONCURRENCY }, 'workers started');
   logger.info({ queue: WEBHOOKS_QUEUE, prefix: config.QUEUE_PREFIX }, 'webhooks worker started');
   logger.info(
@@ -110,7 +115,9 @@ export async function startWorkers({
     worker: skillExecution.worker,
     reconciler,
     expirySweep,
+    trashPurge,
     async stop() {
+      await trashPurge.stop();
       await expirySweep.stop();
       await reconciler.stop();
       await skillExecution.close();

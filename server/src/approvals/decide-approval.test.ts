@@ -216,7 +216,7 @@ describe('ApprovalDecider.decideApproval', () => {
     const later = new ApprovalDecider({
       stores: database.stores,
       executor: { execute: async () => Promise.reject(new Error('must not run')) },
-      clock: () => new Date(approval.expiresAt.getTime() + 1),
+      clock: () => new Date(Date.parse(approval.expiresAt) + 1),
     });
     await expect(later.decideApproval({ siteId, approvalId: approval.id, decision: 'approved', decider: admin })).rejects.toBeInstanceOf(
       ConflictError,

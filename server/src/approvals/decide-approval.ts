@@ -78,7 +78,7 @@ export class ApprovalDecider {
 
     const at = this.clock();
     const actor: ActorRef = { id: decider.id, name: decider.name };
-    if (at.getTime() >= approval.expiresAt.getTime()) {
+    if (at.getTime() >= Date.parse(approval.expiresAt)) {
       await expireApproval({ approval, approvals, audit, conversations, reason: 'ttl', at });
       throw new ConflictError({ message: 'This approval has expired' });
     }
@@ -95,7 +95,7 @@ export class ApprovalDecider {
         to: 'rejected',
         at,
         revision: approval.revision,
-        set: { decidedBy: actor, decidedAt: at, ...(reason ? { reason } : {}) },
+        set: { decidedBy: actor, decidedAt: at.toISOString(), ...(reason ? { reason } : {}) },
       });
       if (!rejected) throw await conflictAfterRace(approvals, approvalId);
       await audit.append({
@@ -104,7 +104,7 @@ export class ApprovalDecider {
         approvalId,
         actor,
         ...(reason ? { detail: { reason } } : {}),
-        createdAt: at,
+        createdAt: at.toISOString(),
       });
       await noteApprovalOutcome({ conversations, approval: rejected, at });
       return rejected;
@@ -138,7 +138,7 @@ export class ApprovalDecider {
       revision: approval.revision,
       set: {
         decidedBy: actor,
-        decidedAt: at,
+        decidedAt: at.toISOString(),
         ...(edited
           ? {
               arguments: edited,
@@ -160,7 +160,7 @@ export class ApprovalDecider {
         approvalId,
         actor,
         detail: { originalArguments: approval.arguments, arguments: edited },
-        createdAt: at,
+        createdAt: at.toISOString(),
       });
     }
     return this.options.executor.execute(executing);

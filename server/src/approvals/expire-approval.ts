@@ -37,8 +37,8 @@ export async function expireApproval({
     skillName: approval.skillName,
     approvalId: approval.id,
     actor: SYSTEM_ACTOR,
-    detail: { reason, ...(reason === 'ttl' ? { expiresAt: approval.expiresAt.toISOString() } : {}) },
-    createdAt: at,
+    detail: { reason, ...(reason === 'ttl' ? { expiresAt: approval.expiresAt } : {}) },
+    createdAt: at.toISOString(),
   });
   await noteApprovalOutcome({ conversations, approval: expired, at });
   return expired;

@@ -35,7 +35,7 @@ export class ExpirySweep {
     for (const { _id, siteId } of due) {
       const site = stores.forSite(siteId.toHexString());
       const approval = await site.approvals.get(_id.toHexString());
-      if (approval?.status !== 'pending' || approval.expiresAt.getTime() > now.getTime()) continue;
+      if (approval?.status !== 'pending' || Date.parse(approval.expiresAt) > now.getTime()) continue;
       if (
         await expireApproval({
           approval,

@@ -42,5 +42,5 @@ export async function noteApprovalOutcome({
   const conversationId = approval.context.conversationId;
   const content = approvalOutcomeText(approval);
   if (!conversations || !conversationId || !content) return;
-  await conversations.appendMessage(conversationId, { role: 'assistant', content, createdAt: at });
+  await conversations.appendMessage(conversationId, { role: 'assistant', content, createdAt: at.toISOString() });
 }

@@ -93,7 +93,7 @@ export async function runApproval(options: RunApprovalOptions): Promise<Approval
       approvalId: approval.id,
       actor,
       detail: { attempt: approved.attempts },
-      createdAt: at,
+      createdAt: at.toISOString(),
     });
     await noteApprovalOutcome({ conversations: options.conversations, approval: approved, at });
     return approved;
@@ -116,7 +116,7 @@ export async function runApproval(options: RunApprovalOptions): Promise<Approval
     approvalId: approval.id,
     actor,
     detail: { attempt: pending.attempts, ...failure },
-    createdAt: at,
+    createdAt: at.toISOString(),
   });
   await noteApprovalOutcome({ conversations: options.conversations, approval: pending, at });
   return pending;

@@ -58,6 +58,8 @@ describe('target and impact at creation', () => {
     expect(approval.target).toEqual({ kind: 'collection', collection: 'preview', collectionId: expect.any(String) });
     expect(approval.impact?.summary).toBe('Deletes the collection preview and its 2 items');
     expect(approval.impact?.items?.map((item) => item.title).sort()).toEqual(['First', 'Second']);
+    // The deletion goes to the trash: the card says for how long it can be restored.
+    expect(approval.impact?.restorableDays).toBe(30);
     expect(Date.parse(approval.expiresAt) - Date.parse(approval.createdAt)).toBe(259_200_000);
   });
 });
@@ -89,7 +91,11 @@ describe('the review’s scenario: the target changed before the decision', () =
     });
     const fieldApproval = await ask('delete field body from notes');
     expect(fieldApproval.target).toMatchObject({ kind: 'field', field: 'body' });
-    expect(fieldApproval.impact).toEqual({ summary: 'Deletes the field body of notes and its values in 1 item', values: ['a note body'] });
+    expect(fieldApproval.impact).toEqual({
+      summary: 'Deletes the field body of notes and its values in 1 item',
+      values: ['a note body'],
+      restorableDays: 30,
+    });
 
     expect((await as(ann, 'DELETE', `/items/notes/${itemId}`)).status).toBe(204);
     expect((await as(ann, 'DELETE', '/collections/notes/fields/body')).status).toBe(204);

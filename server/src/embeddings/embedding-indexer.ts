@@ -153,14 +153,21 @@ export class EmbeddingIndexer {
     };
   }
 
-  /** The targets whose text differs from their stored vector's; unchanged ones only get their source version recorded. */
+  /** The targets (of one collection) whose text differs from their stored vector's; unchanged ones only get their source version recorded. */
   private async changed(vectors: EmbeddingStore, targets: Pending[]): Promise<Pending[]> {
+    const first = targets[0];
+    if (!first) return [];
+    const stored = await vectors.versionsOf(
+      first.write.collection,
+      targets.map((target) => target.write.itemId),
+      this.model,
+    );
     const changed: Pending[] = [];
     for (const target of targets) {
-      const { collection, itemId, model, contentHash: hash, sourceRevision, sourceUpdatedAt } = target.write;
-      const stored = await vectors.version(collection, itemId, model);
-      if (stored?.contentHash !== hash) changed.push(target);
-      else if (stored.sourceRevision !== sourceRevision || stored.sourceUpdatedAt.getTime() !== sourceUpdatedAt.getTime()) {
+      const { itemId, contentHash: hash, sourceRevision, sourceUpdatedAt } = target.write;
+      const version = stored.get(itemId);
+      if (version?.contentHash !== hash) changed.push(target);
+      else if (version.sourceRevision !== sourceRevision || version.sourceUpdatedAt.getTime() !== sourceUpdatedAt.getTime()) {
         await vectors.touch(target.write);
       }
     }

@@ -70,6 +70,24 @@ describe('the embeddings queue', () => {
     await eventually(async () => expect(await vectorsOf({ itemId: id })).toHaveLength(0));
   });
 
+  it('re-embeds a collection’s items when a field is deleted, without that field’s text', async () => {
+    const collection = {
+      name: 'cards',
+      label: 'Cards',
+      fields: [
+        { name: 'title', type: 'string', required: true },
+        { name: 'secret', type: 'text' },
+      ],
+    };
+    expect((await server.request('POST', '/collections', { token: server.adminToken, siteId, body: collection })).status).toBe(201);
+    const id = await createNote({ title: 'Card', secret: 'hidden words' }, 'cards');
+    const withSecret = contentHash(itemText(collection as never, { title: 'Card', secret: 'hidden words' }));
+    await eventually(async () => expect((await vectorsOf({ itemId: id }))[0]?.contentHash).toBe(withSecret));
+    expect((await server.request('DELETE', '/collections/cards/fields/secret', { token: server.adminToken, siteId })).status).toBe(204);
+    const without = contentHash(itemText({ ...collection, fields: [collection.fields[0]] } as never, { title: 'Card' }));
+    await eventually(async () => expect((await vectorsOf({ itemId: id }))[0]?.contentHash).toBe(without));
+  });
+
   it('removes every vector of a deleted collection, its schema’s included', async () => {
     const collection = { name: 'drafts', fields: [{ name: 'title', type: 'string' }] };
     expect((await server.request('POST', '/collections', { token: server.adminToken, siteId, body: collection })).status).toBe(201);
@@ -100,6 +118,43 @@ describe('the embeddings queue', () => {
     expect(burstEmbeddings).toBeGreaterThanOrEqual(1);
     expect(burstEmbeddings).toBeLessThanOrEqual(12);
     expect(await vectorsOf({ itemId: id })).toHaveLength(1);
+  });
+
+  it('follows revision restores: back to an earlier content, and back from deletion', async () => {
+    const id = await createNote({ title: 'Restorable', body: 'first words' });
+    expect((await update(id, { body: 'second words' })).status).toBe(200);
+    await eventually(async () =>
+      expect((await vectorsOf({ itemId: id }))[0]?.contentHash).toBe(hashOf({ title: 'Restorable', body: 'second words' })),
+    );
+    const restore = (revision: number) =>
+      server.request('POST', `/items/notes/${id}/revisions/${revision}/restore`, { token: server.adminToken, siteId });
+    expect((await restore(1)).status).toBe(200);
+    const first = hashOf({ title: 'Restorable', body: 'first words' });
+    await eventually(async () => expect((await vectorsOf({ itemId: id }))[0]?.contentHash).toBe(first));
+    expect((await server.request('DELETE', `/items/notes/${id}`, { token: server.adminToken, siteId })).status).toBe(204);
+    await eventually(async () => expect(await vectorsOf({ itemId: id })).toHaveLength(0));
+    expect((await restore(2)).status).toBe(200);
+    await eventually(async () =>
+      expect((await vectorsOf({ itemId: id }))[0]?.contentHash).toBe(hashOf({ title: 'Restorable', body: 'second words' })),
+    );
+  });
+
+  it('removes a deleted site’s vectors', async () => {
+    const doomed = await server.createSite('Doomed site');
+    expect((await server.request('POST', '/collections', { token: server.adminToken, siteId: doomed, body: NOTES })).status).toBe(201);
+    const created = await server.request('POST', '/items/notes', {
+      token: server.adminToken,
+      siteId: doomed,
+      body: { data: { title: 'Gone soon' } },
+    });
+    expect(created.status).toBe(201);
+    const ofSite = () => server.composed.domain.embeddings.models.embeddings.countDocuments({ siteId: new Types.ObjectId(doomed) });
+    await eventually(async () => expect(await ofSite()).toBe(2));
+    expect(
+      (await server.request('DELETE', `/sites/${doomed}?confirm=${encodeURIComponent('Doomed site')}`, { token: server.adminToken }))
+        .status,
+    ).toBe(204);
+    await eventually(async () => expect(await ofSite()).toBe(0));
   });
 
   it('makes a new item searchable within seconds (measured)', async () => {

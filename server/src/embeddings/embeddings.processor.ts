@@ -14,9 +14,16 @@ export interface EmbeddingsProcessorOptions {
   logger: Logger;
   /** Pauses the worker's queue (Worker.rateLimit). */
   pause(ms: number): Promise<void>;
+  /** How long a 429 pauses the queue (default RATE_LIMITED_PAUSE_MS). */
+  rateLimitedPauseMs?: number;
 }
 
-export function createEmbeddingsProcessor({ indexer, logger, pause }: EmbeddingsProcessorOptions) {
+export function createEmbeddingsProcessor({
+  indexer,
+  logger,
+  pause,
+  rateLimitedPauseMs = RATE_LIMITED_PAUSE_MS,
+}: EmbeddingsProcessorOptions) {
   return async (job: Job): Promise<IndexOutcome> => {
     const parsed = EmbeddingJob.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`malformed embeddings job ${job.id}`);
@@ -28,7 +35,7 @@ export function createEmbeddingsProcessor({ indexer, logger, pause }: Embeddings
       if (error instanceof EmbeddingProviderError) {
         if (error.status === 429) {
           logger.warn({ jobId: job.id, reason: error.message }, 'embedding provider rate-limited us; pausing the queue');
-          await pause(RATE_LIMITED_PAUSE_MS);
+          await pause(rateLimitedPauseMs);
           throw Worker.RateLimitError();
         }
         if (!error.retryable) throw new UnrecoverableError(error.message);

@@ -45,18 +45,23 @@ export function createEmbeddingsQueue({
   connection.on('error', (error: Error) => logger.warn({ reason: error.message }, 'embeddings queue redis connection error'));
   const queue = new Queue<EmbeddingJob>(EMBEDDINGS_QUEUE, { connection, prefix });
   queue.on('error', (error: Error) => logger.warn({ reason: error.message }, 'embeddings queue error'));
+  let settled = false;
+  const firstConnection = new Promise<void>((done) => {
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+      done();
+    };
+    const timer = setTimeout(settle, READY_WAIT_MS);
+    timer.unref();
+    connection.once('ready', settle);
+    connection.once('error', settle);
+  });
   return {
     async add(job) {
-      if (connection.status === 'connecting' || connection.status === 'connect' || connection.status === 'wait') {
-        // Just started: give the first connection a moment rather than failing the first jobs.
-        await new Promise<void>((ready) => {
-          const timer = setTimeout(ready, READY_WAIT_MS);
-          connection.once('ready', () => {
-            clearTimeout(timer);
-            ready();
-          });
-        });
-      }
+      // Just started: give the first connection a moment rather than sending the first jobs to the backlog.
+      // Once it has been up (or failed), a job never waits for Redis: an item write must not.
+      if (!settled) await firstConnection;
       if (connection.status !== 'ready') throw new Error(`Redis is not ready (${connection.status})`);
       await queue.add(job.kind, job, {
         ...EMBEDDING_JOB_OPTIONS,

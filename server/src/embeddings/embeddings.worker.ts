@@ -16,13 +16,28 @@ export interface EmbeddingsWorkerOptions {
   concurrency: number;
   /** Jobs per minute at most (a provider's rate limit); 0: unlimited. */
   ratePerMinute: number;
+  /** How long a provider's 429 pauses the queue (default 5 s). */
+  rateLimitedPauseMs?: number;
 }
 
-export function createEmbeddingsWorker({ redisUrl, prefix, indexer, logger, concurrency, ratePerMinute }: EmbeddingsWorkerOptions) {
+export function createEmbeddingsWorker({
+  redisUrl,
+  prefix,
+  indexer,
+  logger,
+  concurrency,
+  ratePerMinute,
+  rateLimitedPauseMs,
+}: EmbeddingsWorkerOptions) {
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', (error: Error) => logger.warn({ reason: error.message }, 'embeddings worker redis connection error'));
   let worker: Worker | undefined;
-  const processor = createEmbeddingsProcessor({ indexer, logger, pause: (ms) => (worker ? worker.rateLimit(ms) : Promise.resolve()) });
+  const processor = createEmbeddingsProcessor({
+    indexer,
+    logger,
+    pause: (ms) => (worker ? worker.rateLimit(ms) : Promise.resolve()),
+    ...(rateLimitedPauseMs !== undefined ? { rateLimitedPauseMs } : {}),
+  });
   worker = new Worker(EMBEDDINGS_QUEUE, processor, {
     connection,
     prefix,

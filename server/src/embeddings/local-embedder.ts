@@ -39,15 +39,20 @@ export function contentWords(text: string): string[] {
   return words;
 }
 
-/** A deliberately small stemmer: plural and common verb endings, so `recipes`/`recipe` and `baking`/`bake` meet. */
+/**
+ * A deliberately small stemmer: plural and common verb endings, then a final `e`, so `recipes`/`recipe` and
+ * `bake`/`baked`/`baking` meet.
+ */
 function stem(word: string): string {
-  if (word.length <= 4 || /\d/.test(word)) return word;
-  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.endsWith('sses')) return word.slice(0, -2);
-  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
-  if (word.endsWith('ed') && word.length > 5) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
-  return word;
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  let stemmed = word;
+  if (stemmed.endsWith('ies') && stemmed.length > 4) stemmed = `${stemmed.slice(0, -3)}y`;
+  else if (stemmed.endsWith('sses')) stemmed = stemmed.slice(0, -2);
+  else if (stemmed.endsWith('ing') && stemmed.length > 5) stemmed = stemmed.slice(0, -3);
+  else if (stemmed.endsWith('ed') && stemmed.length > 4) stemmed = stemmed.slice(0, -2);
+  else if (stemmed.endsWith('s') && !stemmed.endsWith('ss') && !stemmed.endsWith('us')) stemmed = stemmed.slice(0, -1);
+  if (stemmed.endsWith('e') && stemmed.length > 3) stemmed = stemmed.slice(0, -1);
+  return stemmed;
 }
 
 /** 32-bit FNV-1a over the UTF-16 code units: stable across processes and platforms. */

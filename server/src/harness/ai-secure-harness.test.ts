@@ -48,7 +48,12 @@ describe('AISecureHarness.execute', () => {
       details: [{ path: 'name', message: 'unknown skill' }],
     });
     const [entry] = await auditOf(ctx.siteId);
-    expect(entry).toMatchObject({ action: 'denied', skillName: 'dropDatabase', actor: { id: 'u1', name: 'Ada' }, createdAt: clock() });
+    expect(entry).toMatchObject({
+      action: 'denied',
+      skillName: 'dropDatabase',
+      actor: { id: 'u1', name: 'Ada' },
+      createdAt: clock().toISOString(),
+    });
   });
 
   it('lists each failing argument path in a denial', async () => {
@@ -99,9 +104,9 @@ describe('AISecureHarness.execute', () => {
       requestedBy: { id: 'root', name: 'Root' },
       attempts: 0,
       revision: 1,
-      expiresAt: new Date(clock().getTime() + 72 * 3600 * 1000),
-      createdAt: clock(),
-      updatedAt: clock(),
+      expiresAt: new Date(clock().getTime() + 72 * 3600 * 1000).toISOString(),
+      createdAt: clock().toISOString(),
+      updatedAt: clock().toISOString(),
     });
   });
 

@@ -108,7 +108,7 @@ export class AISecureHarness {
     const { approvals, audit, policy } = this.stores.forSite(context.siteId);
     const name = typeof toolCall.name === 'string' ? toolCall.name : String(toolCall.name);
     const record = (entry: Omit<NewAuditEntry, 'actor' | 'createdAt'>) =>
-      audit.append({ ...entry, actor: actorOf(context), createdAt: this.clock() });
+      audit.append({ ...entry, actor: actorOf(context), createdAt: this.clock().toISOString() });
 
     const skill = findSkill(name);
     if (!skill) {
@@ -197,11 +197,11 @@ export class AISecureHarness {
         status: 'pending',
         requestedBy: actorOf(context),
         attempts: 0,
-        expiresAt: new Date(at.getTime() + this.approvalTtlMs),
+        expiresAt: new Date(at.getTime() + this.approvalTtlMs).toISOString(),
         ...(target ? { target } : {}),
         ...(impact ? { impact } : {}),
-        createdAt: at,
-        updatedAt: at,
+        createdAt: at.toISOString(),
+        updatedAt: at.toISOString(),
       });
       await record({ action: 'approval_requested', skillName: name, approvalId: approval.id, detail: { arguments: parsed.arguments } });
       return {

@@ -50,7 +50,16 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 
 /** Over the CMS stores directly: identities (collection ids) are internal and the services do not show them. */
 export class StoreApprovalTargets implements ApprovalTargets {
-  constructor(private readonly stores: Pick<Stores, 'forSite' | 'users'>) {}
+  /** `trashRetentionDays`: how long a deleted collection or field stays restorable (shown on the card). */
+  constructor(
+    private readonly stores: Pick<Stores, 'forSite' | 'users'>,
+    private readonly options: { trashRetentionDays?: number } = {},
+  ) {}
+
+  /** A deletion that goes to the trash says for how long it can be restored. */
+  private restorable(): { restorableDays?: number } {
+    return this.options.trashRetentionDays !== undefined ? { restorableDays: this.options.trashRetentionDays } : {};
+  }
 
   async inspect(siteId: string, skillName: string, args: Record<string, unknown>): Promise<TargetPreview> {
     const site = this.stores.forSite(siteId);
@@ -72,6 +81,7 @@ export class StoreApprovalTargets implements ApprovalTargets {
           impact: {
             summary: `Deletes the collection ${name} and its ${plural(total, 'item')}`,
             items: records.map((item) => ({ id: item.id, ...(titleOf(item.data) ? { title: titleOf(item.data) } : {}) })),
+            ...this.restorable(),
           },
         };
       }
@@ -102,6 +112,7 @@ export class StoreApprovalTargets implements ApprovalTargets {
           impact: {
             summary: `Deletes the field ${field} of ${collection} and its values in ${plural(holding.length, 'item')}${records.length === 100 ? ' or more' : ''}`,
             values: holding.slice(0, PREVIEW_LIMIT).map((item) => item.data[field]),
+            ...this.restorable(),
           },
         };
       }

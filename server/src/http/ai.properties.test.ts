@@ -124,7 +124,7 @@ describe('property 10: the approvals list', () => {
         const inserted = await Promise.all(
           specs.map(async ({ where, status, second }) => {
             const site = where === 'current' ? current : where === 'other' ? otherSiteId : unknownSite;
-            const at = new Date(Date.UTC(2025, 0, 1, 0, 0, second));
+            const at = new Date(Date.UTC(2025, 0, 1, 0, 0, second)).toISOString();
             const approval = await copilotStores()
               .forSite(site)
               .approvals.insert(pendingApproval({ status, createdAt: at, updatedAt: at }));
@@ -139,7 +139,7 @@ describe('property 10: the approvals list', () => {
         expect(response.status).toBe(200);
         const matching = inserted.filter((approval) => approval.where === 'current' && approval.status === status);
         const expected = [...matching]
-          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+          .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : -1))
           .slice(0, 100)
           .map((approval) => approval.id);
         const listed = response.body.data as ApprovalJson[];

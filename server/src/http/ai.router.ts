@@ -3,7 +3,6 @@ import { ChatRequest, DecideApprovalRequest, ListApprovalsQuery, ListQuery, PutP
 import { type Request, Router } from 'express';
 import type { HarnessActor } from '../harness/ai-secure-harness.js';
 import type { ApprovalsService, AuditService, ChatService, ConversationsService, PolicyService } from '../services/copilot/index.js';
-import { approvalJson, auditEntryJson, conversationJson, conversationMessageJson } from './ai-json.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
 
@@ -39,11 +38,11 @@ export function createAiRouter({ chat, approvals, conversations, audit, policy }
   router.get('/approvals', async (request, response) => {
     const { status } = parseInput(ListApprovalsQuery, request.query, 'query');
     const listed = await approvals.list(currentSiteId(request), status);
-    sendData(response, 200, listed.approvals.map(approvalJson), { total: listed.total, seq: listed.seq });
+    sendData(response, 200, listed.approvals, { total: listed.total, seq: listed.seq });
   });
 
   router.get('/approvals/:id', async (request, response) => {
-    sendData(response, 200, approvalJson(await approvals.get(currentSiteId(request), routeParam(request, 'id'))));
+    sendData(response, 200, await approvals.get(currentSiteId(request), routeParam(request, 'id')));
   });
 
   // `approvals:decide` is checked before the approval is looked up, so without it every id gets one answer.
@@ -59,7 +58,7 @@ export function createAiRouter({ chat, approvals, conversations, audit, policy }
       decider: actorOf(request),
     });
     // Still executing once the wait is over: the outcome arrives as an approval-decided event.
-    sendData(response, approval.status === 'executing' ? 202 : 200, approvalJson(approval));
+    sendData(response, approval.status === 'executing' ? 202 : 200, approval);
   });
 
   router.get('/policy', async (request, response) => {
@@ -75,7 +74,7 @@ export function createAiRouter({ chat, approvals, conversations, audit, policy }
   router.get('/conversations', async (request, response) => {
     const page = parseInput(ListQuery, request.query, 'query');
     const { records, total } = await conversations.list(currentSiteId(request), currentUser(request).id, page);
-    sendData(response, 200, records.map(conversationJson), { total, ...page });
+    sendData(response, 200, records, { total, ...page });
   });
 
   router.get('/conversations/:id/messages', async (request, response) => {
@@ -86,7 +85,7 @@ export function createAiRouter({ chat, approvals, conversations, audit, policy }
       routeParam(request, 'id'),
       page,
     );
-    sendData(response, 200, records.map(conversationMessageJson), { total, ...page });
+    sendData(response, 200, records, { total, ...page });
   });
 
   router.delete('/conversations/:id', async (request, response) => {
@@ -97,7 +96,7 @@ export function createAiRouter({ chat, approvals, conversations, audit, policy }
   router.get('/audit', decide, async (request, response) => {
     const page = parseInput(ListQuery, request.query, 'query');
     const { records, total } = await audit.list(currentSiteId(request), page);
-    sendData(response, 200, records.map(auditEntryJson), { total, ...page });
+    sendData(response, 200, records, { total, ...page });
   });
 
   router.get('/audit/verify', decide, async (request, response) => {

@@ -115,15 +115,18 @@ describe('GET /collections and /collections/:name', () => {
 });
 
 describe('DELETE /collections/:name', () => {
-  it('deletes the collection and its items (204); a new collection of that name starts empty', async () => {
+  it('deletes the collection with its items into the trash (204); a new collection of that name starts empty', async () => {
     await createCollection({ name: 'doomed', fields: [{ name: 'title', type: 'string' }] });
     await server.request('POST', '/items/doomed', { ...as(admin), body: { data: { title: 'one' } } });
     expect((await server.request('DELETE', '/collections/doomed', as(admin))).status).toBe(204);
     expect((await server.request('GET', '/collections/doomed', as(admin))).status).toBe(404);
     expect((await server.request('GET', '/items/doomed', as(admin))).status).toBe(404);
+    const trash = await server.request('GET', '/trash', as(admin));
+    expect(trash.body.data).toContainEqual(expect.objectContaining({ kind: 'collection', collection: 'doomed', items: 1 }));
     await createCollection({ name: 'doomed', fields: [{ name: 'title', type: 'string' }] });
     expect((await server.request('GET', '/items/doomed', as(admin))).body.meta.total).toBe(0);
-    expect(await server.composed.stores.models.items.countDocuments({ 'data.title': 'one' })).toBe(0);
+    // The trashed item is kept (restorable), but not in the new collection.
+    expect(await server.composed.stores.models.items.countDocuments({ 'data.title': 'one' })).toBe(1);
   });
 
   it('answers 404 for an absent collection and 403 without schema:write', async () => {

@@ -1,16 +1,22 @@
 // Collections and their fields in the X-Site-Id site: reads need schema:read, changes schema:write.
 import { CreateCollectionRequest, CreateFieldRequest, ListQuery, PatchFieldRequest } from '@lumibase/shared';
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import type { CollectionsService } from '../services/collections.service.js';
 import type { FieldsService } from '../services/fields.service.js';
 import { requireCollectionName } from './collection-name-param.js';
 import { resumedContextOf, writeContextOf } from './idempotency.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
-import { currentSiteId, requireCapabilities } from './require-capabilities.js';
+import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
 
 export interface CollectionsRouterOptions {
   collections: CollectionsService;
   fields: FieldsService;
+}
+
+/** A REST deletion is on the signed-in user's authority: the trash entry names them. */
+function deleter(request: Request) {
+  const { id, name } = currentUser(request);
+  return { actor: { id, name } };
 }
 
 /** Mounted after tenancy. */
@@ -36,7 +42,7 @@ export function createCollectionsRouter({ collections, fields }: CollectionsRout
   });
 
   router.delete('/collections/:name', write, checkCollectionName, async (request, response) => {
-    await collections.remove(currentSiteId(request), routeParam(request, 'name'));
+    await collections.remove(currentSiteId(request), routeParam(request, 'name'), deleter(request));
     sendNoContent(response);
   });
 
@@ -55,7 +61,7 @@ export function createCollectionsRouter({ collections, fields }: CollectionsRout
   });
 
   router.delete('/collections/:name/fields/:field', write, checkCollectionName, async (request, response) => {
-    await fields.remove(currentSiteId(request), routeParam(request, 'name'), routeParam(request, 'field'));
+    await fields.remove(currentSiteId(request), routeParam(request, 'name'), routeParam(request, 'field'), deleter(request));
     sendNoContent(response);
   });
   return router;

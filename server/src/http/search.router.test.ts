@@ -80,7 +80,7 @@ describe('GET /ai/search', () => {
   });
 
   it('searches one collection with `collection`, and at most `limit` items', async () => {
-    const trips = await search('?q=chocolate%20cake&collection=trips');
+    const trips = await search('?q=chocolate%20cake%20on%20alpine%20trails&collection=trips');
     expect(trips.status).toBe(200);
     expect(trips.body.data.map((hit: { id: string }) => hit.id)).toEqual([ids.alps]);
     const one = await search('?q=recipe&limit=1');

@@ -97,6 +97,19 @@ describe('assistContent under echo', () => {
     expect(result).toMatchObject({ value: 'Short text. Second.', sources: [{ id: 'x' }] });
   });
 
+  it('falls back on the topic the instruction names when there is nothing to draw from', async () => {
+    const field: Field = { name: 'title', type: 'string', required: false };
+    const result = await assistContent(input(field, { item: undefined, instruction: 'Write a catchy title about lemon tarts in June.' }));
+    expect(result).toEqual({
+      field: 'title',
+      value: 'Lemon tarts in June',
+      rationale: 'Nothing similar to draw from: the topic the instruction names.',
+      sources: [],
+    });
+    const plain = await assistContent(input(field, { item: undefined, instruction: 'lemon tarts' }));
+    expect(plain.value).toBe('Lemon tarts');
+  });
+
   it('picks the most common enum value among similar items, else the first option', async () => {
     const votes = [similar('a', { status: 'review' }), similar('b', { status: 'published' }), similar('c', { status: 'published' })];
     expect((await assistContent(input(STATUS, { similar: votes }))).value).toBe('published');

@@ -2,7 +2,7 @@
 // extractively (echo, deterministic) or by one model call whose answer must fit the field's type.
 import type { Field } from '@lumibase/shared';
 import { roundScore } from './cosine.js';
-import { headlineOf, leadSentences } from './extract-text.js';
+import { headlineOf, leadSentences, topicOf } from './extract-text.js';
 import { fieldValueSchema, valueProblem } from './field-value.js';
 import type { JsonModel } from './json-model.js';
 import { DATA_RULES, dataBlock, trimStrings } from './prompt-data.js';
@@ -124,8 +124,8 @@ function extract(input: ContentAssistInput): Draft {
           sources: sourcesOf([top]),
         };
       return {
-        value: shape(input.instruction),
-        rationale: 'Nothing similar to draw from: the instruction’s own words.',
+        value: shape(topicOf(input.instruction)),
+        rationale: 'Nothing similar to draw from: the topic the instruction names.',
         sources: [],
       };
     }

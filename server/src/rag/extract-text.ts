@@ -48,3 +48,14 @@ export function headlineOf(text: string, max: number): string {
   const phrase = cutAtWord(words, max).replace(/[.!?…,;:]+$/, '');
   return phrase.charAt(0).toUpperCase() + phrase.slice(1);
 }
+
+/** "Write a catchy title about lemon tarts" → "lemon tarts": the request's wording around its topic dropped. */
+export function topicOf(instruction: string): string {
+  const topic = instruction
+    .trim()
+    .replace(
+      /^(?:please\s+)?(?:write|suggest|draft|give|make|create|generate|propose|add|set|fill in|come up with)\s+(?:me\s+|us\s+)?(?:(?:a|an|the|some)\s+)?(?:[\p{L}-]+\s+){0,2}?(?:title|headline|name|summary|description|text|intro|introduction|tagline|caption|label|value|excerpt|teaser)\s+(?:about|for|on|of|describing)\s+/iu,
+      '',
+    );
+  return topic || instruction.trim();
+}

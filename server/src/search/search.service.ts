@@ -16,6 +16,11 @@ import type { VectorHit, VectorSearch } from './vector-search.js';
 
 /** An item changed this long ago without an up-to-date vector is taken as left behind, not merely in the queue. */
 const LEFT_BEHIND_MS = 60_000;
+/**
+ * Hits scoring lower are no results: unrelated text, or for the local embedder a stray hash collision (about 0.02).
+ * Remote models' related texts score far above it.
+ */
+export const MIN_SCORE = 0.05;
 /** Extra hits asked for, standing in for vectors of items deleted since (their jobs not run yet). */
 const SLACK = 10;
 
@@ -56,14 +61,13 @@ export class SearchService {
     if (collection !== undefined && !collections.some((candidate) => candidate.name === collection)) throw collectionNotFound(collection);
     const [hits, counted] = await Promise.all([
       this.nearest(siteId, query, { kind: 'item', collection, limit: limit + SLACK }),
-      this.pending(siteId),
+      this.pending(siteId, collections),
     ]);
     const items = await this.options.sources(siteId).itemsByIds(hits.map((hit) => hit.itemId));
     const byId = new Map(collections.map((record) => [record.id, record]));
     const data: SearchHit[] = [];
     for (const hit of hits) {
-      // Nothing in common with the query (the local embedder's 0): not a match, however few the results.
-      if (hit.score <= 0) continue;
+      if (hit.score < MIN_SCORE) continue;
       const item = items.get(hit.itemId);
       const record = item ? byId.get(item.collectionId) : undefined;
       // Deleted since, or moved out of the collection the vector names: not a result.
@@ -100,9 +104,10 @@ export class SearchService {
   }
 
   /** How far the site's vectors are behind its items (one projection of each; no item is read in full). */
-  async pending(siteId: string): Promise<PendingCount> {
+  async pending(siteId: string, live?: readonly { id: string }[]): Promise<PendingCount> {
+    const collections = live ?? (await this.options.stores.forSite(siteId).collections.listAll());
     const [items, versions] = await Promise.all([
-      this.options.sources(siteId).itemVersions(),
+      this.options.sources(siteId).itemVersions(collections.map((collection) => collection.id)),
       this.options.embeddings(siteId).versions(this.model),
     ]);
     const stored = new Map(versions.map((version) => [version.itemId, version]));

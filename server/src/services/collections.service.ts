@@ -1,8 +1,9 @@
-// CMS collections of one site: list, read, create, delete (with their items).
+// CMS collections of one site: list, read, create, delete (to the trash, with their items).
 import { type CollectionView, type Field, NotFoundError, ValidationError } from '@lumibase/shared';
 import type { CollectionRecord } from '../store/collection.store.js';
 import type { Page, PageOf } from '../store/object-id.js';
 import type { Stores } from '../store/stores.js';
+import { DEFAULT_TRASH_RETENTION, deleterOf, type TrashRetention, trashWindow } from './trash-retention.js';
 import type { WriteContext } from './write-context.js';
 
 export interface NewCollection {
@@ -30,8 +31,21 @@ export function assertUniqueFieldNames(fields: readonly Field[]): void {
   if (details.length > 0) throw new ValidationError({ message: 'Field names must be unique', details });
 }
 
+/** What a trash entry keeps of a collection besides its id and name. */
+export interface TrashedCollectionDefinition {
+  label?: string;
+  fields: Field[];
+}
+
+function definitionOf(record: CollectionRecord): TrashedCollectionDefinition {
+  return { ...(record.label !== undefined ? { label: record.label } : {}), fields: record.fields };
+}
+
 export class CollectionsService {
-  constructor(private readonly stores: Pick<Stores, 'forSite'>) {}
+  constructor(
+    private readonly stores: Pick<Stores, 'forSite'>,
+    private readonly retention: TrashRetention = DEFAULT_TRASH_RETENTION,
+  ) {}
 
   async list(siteId: string, page: Page): Promise<PageOf<CollectionView>> {
     const { records, total } = await this.stores.forSite(siteId).collections.list(page);
@@ -67,14 +81,34 @@ export class CollectionsService {
   }
 
   /**
-   * Deletes the collection, then its items. Items point at the collection's internal id, so if the
-   * second step is interrupted the leftovers are unreachable, even by a new collection of the same name.
+   * Moves the collection to the trash; its items stay where they are, pointing at its internal id,
+   * unreachable until a restore puts the collection back under that id. The trash entry is written
+   * first (`pending`): a crash at any point leaves either the collection live or an entry that
+   * holds it, which the purge task completes (services/trash-purge.ts). The name is free at once.
    */
-  async remove(siteId: string, name: string, _context: WriteContext = {}): Promise<void> {
+  async remove(siteId: string, name: string, context: WriteContext = {}): Promise<void> {
     const site = this.stores.forSite(siteId);
-    const record = await site.collections.delete(name);
+    const record = await site.collections.findByName(name);
     if (!record) throw collectionNotFound(name);
-    await site.items.deleteAll(record.id);
-    await site.collections.finishDelete(record);
+    const entry = await site.trash.create({
+      kind: 'collection',
+      collectionId: record.id,
+      collection: name,
+      definition: definitionOf(record),
+      items: await site.items.count(record.id),
+      deletedBy: deleterOf(context),
+      ...trashWindow(this.retention),
+    });
+    const deleted = await site.collections.delete(name, {
+      id: record.id,
+      also: [{ kind: 'trash', action: 'created', collection: name, id: entry.id }],
+    });
+    if (!deleted) {
+      // Someone else deleted it in between (and trashed it themselves).
+      await site.trash.remove(entry.id);
+      throw collectionNotFound(name);
+    }
+    await site.trash.complete(entry.id, { definition: definitionOf(deleted), items: await site.items.count(deleted.id) });
+    await site.collections.finishDelete(deleted);
   }
 }

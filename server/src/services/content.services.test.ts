@@ -72,6 +72,9 @@ describe('content-changed', () => {
     await fields.remove(siteId, 'notes', 'pinned');
     await collections.remove(siteId, 'notes');
     await expect(collections.remove(siteId, 'notes')).rejects.toBeInstanceOf(NotFoundError);
+    // Both deletions went to the trash, which says so too.
+    const { records: trashed } = await stores.forSite(siteId).trash.list({ limit: 10, offset: 0 }, new Date());
+    const [collectionEntry, fieldEntry] = trashed.map((entry) => entry.id);
     const expected = [
       { kind: 'collection', action: 'created', collection: 'notes' },
       { kind: 'field', action: 'created', collection: 'notes', field: 'pinned' },
@@ -80,7 +83,9 @@ describe('content-changed', () => {
       { kind: 'item', action: 'deleted', collection: 'notes', id: item.id, revision: 3 },
       { kind: 'field', action: 'updated', collection: 'notes', field: 'pinned' },
       { kind: 'field', action: 'deleted', collection: 'notes', field: 'pinned' },
+      { kind: 'trash', action: 'created', collection: 'notes', field: 'pinned', id: fieldEntry },
       { kind: 'collection', action: 'deleted', collection: 'notes' },
+      { kind: 'trash', action: 'created', collection: 'notes', id: collectionEntry },
     ].map((change, index) => ({ name: 'content-changed', payload: { seq: index + 1, siteId, ...change } }));
     expect(await eventLog.forSite(siteId).listAfter(0)).toEqual(expected);
     expect(published.filter((event) => event.payload.siteId === siteId)).toEqual(expected);

@@ -1,8 +1,17 @@
 // Fields of a collection: add, change, remove — each a compare-and-set on the collection's revision.
-import { ConflictError, detailsFromZodIssues, Field, type FieldChanges, NotFoundError, ValidationError } from '@lumibase/shared';
+import {
+  type ContentChange,
+  ConflictError,
+  detailsFromZodIssues,
+  Field,
+  type FieldChanges,
+  NotFoundError,
+  ValidationError,
+} from '@lumibase/shared';
 import type { CollectionRecord } from '../store/collection.store.js';
 import type { SiteStores, Stores } from '../store/stores.js';
 import { collectionNotFound } from './collections.service.js';
+import { DEFAULT_TRASH_RETENTION, deleterOf, type TrashRetention, trashWindow } from './trash-retention.js';
 import type { WriteContext } from './write-context.js';
 
 /** Concurrent edits of one collection's fields retry this often before giving up with a conflict. */
@@ -24,10 +33,17 @@ function fieldNotFound(collection: string, field: string): NotFoundError {
 interface FieldEdit {
   fields: Field[];
   change: { action: 'created' | 'updated' | 'deleted'; field: string };
+  /** More events the change owes (the trash's). */
+  also?: ContentChange[];
+  /** The trash entry whose field this puts back. */
+  restoredTrashId?: string;
 }
 
 export class FieldsService {
-  constructor(private readonly stores: Pick<Stores, 'forSite'>) {}
+  constructor(
+    private readonly stores: Pick<Stores, 'forSite'>,
+    private readonly retention: TrashRetention = DEFAULT_TRASH_RETENTION,
+  ) {}
 
   /**
    * ConflictError when the collection already has a field of that name. With
@@ -74,14 +90,76 @@ export class FieldsService {
     return result;
   }
 
-  /** Removes the field and its values from every item of the collection. */
-  async remove(siteId: string, collection: string, fieldName: string, _context: WriteContext = {}): Promise<void> {
+  /**
+   * Moves the field to the trash: the trash entry first (`pending`), then the field leaves the
+   * schema, then its values move out of the items' data under the entry's id (idempotent), then the
+   * entry is complete. The purge task finishes what a crash interrupted (services/trash-purge.ts).
+   */
+  async remove(siteId: string, collection: string, fieldName: string, context: WriteContext = {}): Promise<void> {
     const site = this.stores.forSite(siteId);
-    const record = await this.edit(site, collection, (current) => {
-      if (!current.fields.some((field) => field.name === fieldName)) throw fieldNotFound(collection, fieldName);
-      return { fields: current.fields.filter((field) => field.name !== fieldName), change: { action: 'deleted', field: fieldName } };
+    const current = await site.collections.findByName(collection);
+    if (!current) throw collectionNotFound(collection);
+    const field = current.fields.find((candidate) => candidate.name === fieldName);
+    if (!field) throw fieldNotFound(collection, fieldName);
+    const entry = await site.trash.create({
+      kind: 'field',
+      collectionId: current.id,
+      collection,
+      field: fieldName,
+      definition: field,
+      items: await site.items.countWithField(current.id, fieldName),
+      deletedBy: deleterOf(context),
+      ...trashWindow(this.retention),
     });
-    await site.items.unsetField(record.id, fieldName);
+    let removed: Field = field;
+    let record: CollectionRecord;
+    try {
+      record = await this.edit(site, collection, (latest) => {
+        const existing = latest.fields.find((candidate) => candidate.name === fieldName);
+        if (latest.id !== current.id || !existing) throw fieldNotFound(collection, fieldName);
+        removed = existing;
+        return {
+          fields: latest.fields.filter((candidate) => candidate.name !== fieldName),
+          change: { action: 'deleted', field: fieldName },
+          also: [{ kind: 'trash', action: 'created', collection, field: fieldName, id: entry.id }],
+        };
+      });
+    } catch (error) {
+      await site.trash.remove(entry.id);
+      throw error;
+    }
+    await site.items.moveFieldToTrash(record.id, fieldName, entry.id);
+    await site.trash.complete(entry.id, { definition: removed, items: await site.items.countTrashedValues(record.id, entry.id) });
+  }
+
+  /**
+   * Puts a trashed field back into its collection (by the collection's id) and its values into the
+   * items. ConflictError when the collection is gone or has a field of that name again. Idempotent:
+   * the collection remembers the entries it got fields back from, so a resumed restore goes on.
+   */
+  async putBack(siteId: string, collectionId: string, field: Field, entryId: string): Promise<{ collection: string }> {
+    const site = this.stores.forSite(siteId);
+    const owner = await site.collections.findById(collectionId);
+    if (!owner)
+      throw new ConflictError({ message: 'The field’s collection no longer exists: restore the collection from the trash first' });
+    await this.edit(site, owner.name, (current) => {
+      if (current.id !== collectionId)
+        throw new ConflictError({ message: 'The field’s collection no longer exists: restore the collection from the trash first' });
+      if (current.restoredTrashIds.includes(entryId)) return null;
+      if (current.fields.some((candidate) => candidate.name === field.name)) {
+        throw new ConflictError({
+          message: `Collection "${owner.name}" has a field named "${field.name}" again; rename or delete it, then restore`,
+        });
+      }
+      return {
+        fields: [...current.fields, field],
+        change: { action: 'created', field: field.name },
+        also: [{ kind: 'trash', action: 'deleted', collection: owner.name, field: field.name, id: entryId }],
+        restoredTrashId: entryId,
+      };
+    });
+    await site.items.restoreFieldFromTrash(collectionId, entryId, field.name);
+    return { collection: owner.name };
   }
 
   /**
@@ -98,7 +176,10 @@ export class FieldsService {
       if (!current) throw collectionNotFound(collection);
       const next = edit(current);
       if (next === null) return current;
-      const written = await site.collections.replaceFields(collection, current.revision, next.fields, next.change);
+      const written = await site.collections.replaceFields(collection, current.revision, next.fields, next.change, {
+        ...(next.also ? { also: next.also } : {}),
+        ...(next.restoredTrashId !== undefined ? { restoredTrashId: next.restoredTrashId } : {}),
+      });
       if (written) return written;
       await backOff(attempt);
     }

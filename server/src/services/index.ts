@@ -11,6 +11,7 @@ import { ItemsService } from './items.service.js';
 import { MembersService } from './members.service.js';
 import { SiteAccessService } from './site-access.service.js';
 import { SitesService } from './sites.service.js';
+import type { TrashRetention } from './trash-retention.js';
 import { UsersService } from './users.service.js';
 
 export interface Services {
@@ -35,6 +36,8 @@ export interface ServicesOptions {
   hasher?: PasswordHasher;
   events?: DomainEvents;
   now?: () => Date;
+  /** How long deleted collections and fields stay restorable (default 30 days). */
+  trashRetention?: TrashRetention;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -59,8 +62,8 @@ export function createServices(options: ServicesOptions): Services {
     users: new UsersService(stores, hasher, events),
     sites: new SitesService(stores, events),
     members: new MembersService(stores, events, hasher),
-    collections: new CollectionsService(stores),
-    fields: new FieldsService(stores),
+    collections: new CollectionsService(stores, options.trashRetention),
+    fields: new FieldsService(stores, options.trashRetention),
     items: new ItemsService(stores),
   };
 }

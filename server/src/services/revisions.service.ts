@@ -104,7 +104,7 @@ export class RevisionsService {
       action: 'restored',
       actor: { id: actor.id, name: actor.name },
       detail: { collection, id, revision: restored.revision, restoredRevision: revision },
-      createdAt: (this.options.clock ?? (() => new Date()))(),
+      createdAt: (this.options.clock ?? (() => new Date()))().toISOString(),
     });
     return { ...toItemView(restored, collection), revision: restored.revision };
   }

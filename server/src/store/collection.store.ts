@@ -1,5 +1,5 @@
 // One site's CMS collections (site-scoped). Field edits are compare-and-set on a revision number.
-import { ConflictError, type Field } from '@lumibase/shared';
+import { ConflictError, type ContentChange, type Field } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { NOT_DELETED, type OutboxRelay, owe } from './outbox.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
@@ -16,9 +16,14 @@ export interface CollectionRecord {
   fields: Field[];
   revision: number;
   operationId?: string;
+  /** Trash entries of fields this collection got back (a resumed restore knows its field is in). */
+  restoredTrashIds: string[];
   createdAt: string;
   updatedAt: string;
 }
+
+/** What a restore from the trash does with the collection: put back, already back (a resumed restore), or refused. */
+export type CollectionRestore = 'restored' | 'already-restored' | 'name-taken';
 
 interface StoredField {
   name: string;
@@ -34,6 +39,7 @@ interface StoredCollection {
   fields: StoredField[];
   revision: number;
   operationId?: string | null;
+  restoredTrashIds?: string[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -58,6 +64,7 @@ function toCollection(document: StoredCollection): CollectionRecord {
     fields: (document.fields ?? []).map(decodeField),
     revision: document.revision ?? 0,
     ...(typeof document.operationId === 'string' ? { operationId: document.operationId } : {}),
+    restoredTrashIds: document.restoredTrashIds ?? [],
     createdAt: toIso(document.createdAt),
     updatedAt: toIso(document.updatedAt),
   };
@@ -131,17 +138,60 @@ export class CollectionStore extends SiteScopedStore {
   }
 
   /**
-   * Removes the collection and returns what it was, or null if there was none. It becomes a
-   * tombstone carrying its deletion's event; `finishDelete` relays that event and removes it.
+   * Removes the collection and returns what it was, or null if there was none (with `id`: none of
+   * that identity). It becomes a tombstone carrying its deletion's events (`also`: more of them);
+   * `finishDelete` relays them and removes it.
    */
-  async delete(name: string): Promise<CollectionRecord | null> {
+  async delete(name: string, options: { id?: string; also?: ContentChange[] } = {}): Promise<CollectionRecord | null> {
+    const byId = options.id !== undefined ? { _id: new Types.ObjectId(options.id) } : {};
+    const events = [{ kind: 'collection', action: 'deleted', collection: name } as const, ...(options.also ?? [])];
     const document = await this.collections
-      .findOneAndUpdate(this.live({ name }), {
+      .findOneAndUpdate(this.live({ name, ...byId }), {
         $set: { deletedAt: new Date() },
-        $push: { outbox: owe({ name: 'content-changed', body: { kind: 'collection', action: 'deleted', collection: name } }) },
+        $push: { outbox: { $each: events.map((body) => owe({ name: 'content-changed', body })) } },
       })
       .lean<StoredCollection>();
     return document ? toCollection(document) : null;
+  }
+
+  /**
+   * Puts a trashed collection back under its old id (its items point at it), owing `events`. A
+   * collection of that id already live means an earlier attempt did it; its name live under
+   * another id means it was taken again meanwhile.
+   */
+  async restore(
+    collection: { id: string; name: string; label?: string; fields: Field[] },
+    events: ContentChange[],
+  ): Promise<CollectionRestore> {
+    const _id = new Types.ObjectId(collection.id);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await this.findById(collection.id)) return 'already-restored';
+      // The deletion's tombstone, if its events were never relayed, goes first: it holds the id.
+      await this.relay.relay(this.collections, _id);
+      try {
+        await this.collections.create([
+          this.owned({
+            _id,
+            outbox: events.map((body) => owe({ name: 'content-changed', body })),
+            name: collection.name,
+            ...(collection.label !== undefined ? { label: collection.label } : {}),
+            fields: collection.fields.map(encodeField),
+            revision: 0,
+          }),
+        ]);
+        await this.relay.relay(this.collections, _id);
+        return 'restored';
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        const holder = await this.collections
+          .findOne(this.scoped({ name: collection.name }), { _id: 1, deletedAt: 1 })
+          .lean<{ _id: Types.ObjectId; deletedAt?: Date }>();
+        if (holder && !holder._id.equals(_id) && !holder.deletedAt) return 'name-taken';
+        // Another collection's tombstone still holds the name: finish it, then try again.
+        if (holder?.deletedAt) await this.relay.relay(this.collections, holder._id);
+      }
+    }
+    throw new ConflictError({ message: `Collection "${collection.name}" is being changed by someone else; try again` });
   }
 
   /** Called once the deleted collection's items are gone: its event goes out and the tombstone with it. */
@@ -151,19 +201,31 @@ export class CollectionStore extends SiteScopedStore {
 
   /**
    * Replaces the field list if the collection is still at `expectedRevision`. Null when someone
-   * changed it in between (the caller re-reads and re-checks), or null when it is gone.
+   * changed it in between (the caller re-reads and re-checks), or null when it is gone. `also`: more
+   * events the change owes; `restoredTrashId`: the trash entry whose field this puts back.
    */
   async replaceFields(
     name: string,
     expectedRevision: number,
     fields: readonly Field[],
     change: { action: 'created' | 'updated' | 'deleted'; field: string },
+    options: { also?: ContentChange[]; restoredTrashId?: string } = {},
   ): Promise<CollectionRecord | null> {
-    const owed = owe({ name: 'content-changed', body: { kind: 'field', action: change.action, collection: name, field: change.field } });
+    const events: ContentChange[] = [
+      { kind: 'field', action: change.action, collection: name, field: change.field },
+      ...(options.also ?? []),
+    ];
     const document = await this.collections
       .findOneAndUpdate(
         this.live({ name, revision: expectedRevision }),
-        { $set: { fields: fields.map(encodeField) }, $inc: { revision: 1 }, $push: { outbox: owed } },
+        {
+          $set: { fields: fields.map(encodeField) },
+          $inc: { revision: 1 },
+          $push: {
+            outbox: { $each: events.map((body) => owe({ name: 'content-changed', body })) },
+            ...(options.restoredTrashId !== undefined ? { restoredTrashIds: options.restoredTrashId } : {}),
+          },
+        },
         { new: true },
       )
       .lean<StoredCollection>();

@@ -139,6 +139,13 @@ export class ItemRevisionStore extends SiteScopedStore {
     return document ? toRevision(document) : null;
   }
 
+  /** Purging a trashed collection: the history of its items goes with them. */
+  async deleteForCollection(collectionId: string): Promise<void> {
+    const collection = parseObjectId(collectionId);
+    if (!collection) return;
+    await this.revisions.deleteMany(this.scoped({ collectionId: collection }));
+  }
+
   private ofItem(collectionId: string, itemId: string) {
     const collection = parseObjectId(collectionId);
     const item = parseObjectId(itemId);

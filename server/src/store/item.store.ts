@@ -248,6 +248,49 @@ export class ItemStore extends SiteScopedStore {
     await this.items.updateMany(this.inCollection(collectionId), { $unset: { [`data.${field}`]: '' } });
   }
 
+  /** How many items of the collection hold a value for the field. */
+  async countWithField(collectionId: string, field: string): Promise<number> {
+    return this.items.countDocuments({ ...this.inCollection(collectionId), [`data.${field}`]: { $exists: true } });
+  }
+
+  /**
+   * Moves a trashed field's values out of the items' data, under the trash entry's id. Idempotent: a
+   * repeat finds no value left to move. Bookkeeping of the schema change: no revision, no timestamp.
+   */
+  async moveFieldToTrash(collectionId: string, field: string, entryId: string): Promise<void> {
+    await this.items.updateMany(
+      this.scoped({ collectionId: parseObjectId(collectionId), [`data.${field}`]: { $exists: true } }),
+      { $rename: { [`data.${field}`]: `trashedValues.${entryId}` } },
+      { timestamps: false },
+    );
+  }
+
+  /** How many items hold a value of the trashed field of this entry. */
+  async countTrashedValues(collectionId: string, entryId: string): Promise<number> {
+    return this.items.countDocuments(
+      this.scoped({ collectionId: parseObjectId(collectionId), [`trashedValues.${entryId}`]: { $exists: true } }),
+    );
+  }
+
+  /** Purging a field's trash entry: its values go for good. */
+  async dropTrashedValues(collectionId: string, entryId: string): Promise<void> {
+    await this.items.updateMany(
+      this.scoped({ collectionId: parseObjectId(collectionId), [`trashedValues.${entryId}`]: { $exists: true } }),
+      { $unset: { [`trashedValues.${entryId}`]: '' } },
+      { timestamps: false },
+    );
+  }
+
+  /** Puts a trashed field's values back into the items' data; returns how many items got theirs back. Idempotent. */
+  async restoreFieldFromTrash(collectionId: string, entryId: string, field: string): Promise<number> {
+    const result = await this.items.updateMany(
+      this.scoped({ collectionId: parseObjectId(collectionId), [`trashedValues.${entryId}`]: { $exists: true } }),
+      { $rename: { [`trashedValues.${entryId}`]: `data.${field}` } },
+      { timestamps: false },
+    );
+    return result.modifiedCount;
+  }
+
   async renameField(collectionId: string, from: string, to: string): Promise<void> {
     await this.items.updateMany(
       { ...this.inCollection(collectionId), [`data.${from}`]: { $exists: true } },

@@ -8,6 +8,7 @@ import { MembershipStore } from './membership.store.js';
 import { createModels, type Models } from './models/index.js';
 import { SessionStore } from './session.store.js';
 import { SiteStore } from './site.store.js';
+import { TrashStore } from './trash.store.js';
 import { UserMembershipStore } from './user-memberships.store.js';
 import { UserStore } from './user.store.js';
 
@@ -18,6 +19,7 @@ export interface SiteStores {
   collections: CollectionStore;
   items: ItemStore;
   revisions: ItemRevisionStore;
+  trash: TrashStore;
 }
 
 export interface Stores {
@@ -49,6 +51,7 @@ export async function createStores(connection: Connection, { relay }: { relay: O
       collections: new CollectionStore(models.collections, siteId, relay),
       items: new ItemStore(models.items, siteId, relay),
       revisions: new ItemRevisionStore(models.itemRevisions, siteId),
+      trash: new TrashStore(models.trash, siteId),
     }),
   };
 }

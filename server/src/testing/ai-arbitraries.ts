@@ -57,7 +57,9 @@ export const actorArbitrary: fc.Arbitrary<ActorRef> = fc.record({
   name: textArbitrary(40),
 });
 
-export const dateArbitrary = fc.date({ noInvalidDate: true });
+export const dateArbitrary = fc
+  .date({ noInvalidDate: true, min: new Date(0), max: new Date(253_402_300_799_000) })
+  .map((date) => date.toISOString());
 
 export const approvalArbitrary: fc.Arbitrary<NewApproval> = fc.record(
   {
@@ -117,9 +119,9 @@ export function pendingApproval(overrides: Partial<NewApproval> = {}): NewApprov
     requestedBy: { id: 'u1', name: 'Ada' },
     attempts: 0,
     // Dated in the past, but not expired: the expiry sweep runs beside these tests and must leave it pending.
-    expiresAt: new Date(Date.now() + 259_200_000),
-    createdAt: at,
-    updatedAt: at,
+    expiresAt: new Date(Date.now() + 259_200_000).toISOString(),
+    createdAt: at.toISOString(),
+    updatedAt: at.toISOString(),
     ...overrides,
   };
 }

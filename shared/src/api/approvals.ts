@@ -1,11 +1,12 @@
 // /ai/approvals: list, read and decide approvals (wire shapes: ISO dates, string ids).
 import { z } from 'zod';
-import { type Approval, ApprovalDecision, ApprovalStatus, approvalShape, SkillArgumentsRecord } from '../approvals.js';
+import { Approval, ApprovalDecision, ApprovalStatus, SkillArgumentsRecord } from '../approvals.js';
 
 export const APPROVALS_LIST_MAX = 100;
 
-export const ApprovalJson = z.object(approvalShape(z.iso.datetime()));
-export type ApprovalJson = z.infer<typeof ApprovalJson>;
+/** The wire shape is the record itself: its dates are ISO strings everywhere. */
+export const ApprovalJson = Approval;
+export type ApprovalJson = Approval;
 
 export const ListApprovalsQuery = z.object({ status: ApprovalStatus.default('pending') });
 export type ListApprovalsQuery = z.infer<typeof ListApprovalsQuery>;
@@ -33,15 +34,3 @@ export type DecideApprovalRequest = z.infer<typeof DecideApprovalRequest>;
 
 export const ApprovalResponse = z.object({ data: ApprovalJson });
 export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
-
-/** An approval as it crosses the wire (HTTP, socket events, the event log): ISO dates, nothing else changed. */
-export function toApprovalJson(approval: Approval): ApprovalJson {
-  const { createdAt, updatedAt, decidedAt, expiresAt, ...rest } = approval;
-  return {
-    ...rest,
-    ...(decidedAt ? { decidedAt: decidedAt.toISOString() } : {}),
-    expiresAt: expiresAt.toISOString(),
-    createdAt: createdAt.toISOString(),
-    updatedAt: updatedAt.toISOString(),
-  };
-}

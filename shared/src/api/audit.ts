@@ -1,10 +1,11 @@
 // GET /ai/audit: the site's audit entries, newest first.
 import { z } from 'zod';
-import { auditEntryShape } from '../approvals.js';
+import { AuditEntry } from '../approvals.js';
 import { ListMeta, ListQuery } from './envelope.js';
 
-export const AuditEntryJson = z.object(auditEntryShape(z.iso.datetime()));
-export type AuditEntryJson = z.infer<typeof AuditEntryJson>;
+/** The wire shape is the entry itself: its dates are ISO strings everywhere. */
+export const AuditEntryJson = AuditEntry;
+export type AuditEntryJson = AuditEntry;
 
 export const ListAuditQuery = ListQuery;
 export type ListAuditQuery = z.infer<typeof ListAuditQuery>;

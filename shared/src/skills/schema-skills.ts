@@ -25,7 +25,7 @@ export const createCollection = defineSkill({
 
 export const deleteCollection = defineSkill({
   name: 'deleteCollection',
-  description: `Delete a collection together with all of its items. Irreversible. ${GATED}`,
+  description: `Delete a collection together with all of its items; they go to the trash, restorable by an admin until the trash retention ends. ${GATED}`,
   parameters: z.strictObject({ name: CollectionName }),
   requiredCapabilities: ['schema:write'],
 });
@@ -50,7 +50,7 @@ export const updateField = defineSkill({
 
 export const deleteField = defineSkill({
   name: 'deleteField',
-  description: `Delete a field from a collection; its values are removed from every item. Irreversible. ${GATED}`,
+  description: `Delete a field from a collection; its values are removed from every item and go to the trash with the field, restorable by an admin until the trash retention ends. ${GATED}`,
   parameters: z.strictObject({ collection: CollectionName, field: FieldName }),
   requiredCapabilities: ['schema:write'],
 });

@@ -75,7 +75,7 @@ export class ChatService {
 
     // The context window is read before the new message is stored: the 20 before it, then it.
     const history = conversationId === undefined ? [] : await conversations.latestMessages(conversation.id, CONTEXT_MESSAGES);
-    await conversations.appendMessage(conversation.id, { role: 'user', content: message, createdAt: this.clock() });
+    await conversations.appendMessage(conversation.id, { role: 'user', content: message, createdAt: this.clock().toISOString() });
     const brief = this.options.siteSchema
       ? { collections: await this.options.siteSchema(siteId), capabilities: actor.capabilities }
       : undefined;
@@ -105,7 +105,7 @@ export class ChatService {
       content: replyText(turn.texts, outcomes),
       results: outcomes,
       ...(usage ? { usage } : {}),
-      createdAt: this.clock(),
+      createdAt: this.clock().toISOString(),
     });
     // A failed turn answers with the failure first: it is the turn's verdict.
     const first = turn.ok ? outcomes[0]! : outcomes.at(-1)!;

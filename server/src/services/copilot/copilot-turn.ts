@@ -83,7 +83,8 @@ export async function runCopilotTurn({
     }
   }
   const last = texts.at(-1) ?? '';
-  const reply = `${last}${last ? '\n' : ''}(Stopped after ${maxSteps} model steps.)`;
+  // A one-step planner (echo) ends every turn here by design: only a model cut short is told so.
+  const reply = maxSteps > 1 ? `${last}${last ? '\n' : ''}(Stopped after ${maxSteps} model steps.)` : last;
   return { ok: true, outcomes, texts, reply, ...(usage ? { usage } : {}) };
 }
 

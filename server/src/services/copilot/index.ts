@@ -6,3 +6,4 @@ export * from './chat.service.js';
 export * from './conversations.service.js';
 export { COPILOT_SYSTEM_PROMPT, plannerMessages, toolContent } from './planner-messages.js';
 export * from './policy.service.js';
+export * from './run-skill.service.js';

@@ -36,7 +36,7 @@ export class PolicyService {
         ...(before.selfApproval !== after.selfApproval ? { selfApproval: { from: before.selfApproval, to: after.selfApproval } } : {}),
         skills: changedSkills,
       },
-      createdAt: at,
+      createdAt: at.toISOString(),
     });
     return after;
   }

@@ -26,7 +26,7 @@ describe('ApprovalStore', () => {
           expect(read).toEqual(expected);
           // -0 is not 0 to Object.is; toEqual checks it, this says so out loud for the arguments.
           expect(JSON.stringify(read!.arguments)).toBe(JSON.stringify(approval.arguments));
-          expect(read!.createdAt.getTime()).toBe(approval.createdAt.getTime());
+          expect(Date.parse(read!.createdAt)).toBe(Date.parse(approval.createdAt));
           expect(await store.list({ status: approval.status })).toEqual([expected]);
         }),
         { numRuns: 100 },
@@ -95,7 +95,7 @@ describe('ApprovalStore', () => {
       const inserted: Approval[] = [];
       for (let index = 0; index < 105; index += 1) {
         // Shuffled creation times, some equal, so the order is the store's doing.
-        const createdAt = new Date(base + ((index * 37) % 101) * 1000);
+        const createdAt = new Date(base + ((index * 37) % 101) * 1000).toISOString();
         inserted.push(await store.insert(pendingApproval({ createdAt, updatedAt: createdAt })));
       }
       await store.insert(pendingApproval({ status: 'approved' }));
@@ -105,9 +105,9 @@ describe('ApprovalStore', () => {
       expect(listed).toHaveLength(APPROVAL_LIST_LIMIT);
       expect(listed.every((approval) => approval.siteId === siteId && approval.status === 'pending')).toBe(true);
       for (let index = 1; index < listed.length; index += 1) {
-        expect(listed[index - 1]!.createdAt.getTime()).toBeGreaterThanOrEqual(listed[index]!.createdAt.getTime());
+        expect(Date.parse(listed[index - 1]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(listed[index]!.createdAt));
       }
-      const newestFirst = [...inserted].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id > a.id ? 1 : -1));
+      const newestFirst = [...inserted].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (b.id > a.id ? 1 : -1));
       expect(listed.map((approval) => approval.id)).toEqual(newestFirst.slice(0, 100).map((approval) => approval.id));
       expect(await store.count()).toBe(105);
       expect(await store.count({ status: 'approved' })).toBe(1);
@@ -130,10 +130,16 @@ describe('ApprovalStore', () => {
         from: 'pending',
         to: 'executing',
         at,
-        set: { decidedBy, decidedAt: at },
+        set: { decidedBy, decidedAt: at.toISOString() },
         incrementAttempts: true,
       });
-      expect(executing).toMatchObject({ status: 'executing', attempts: 1, decidedBy, decidedAt: at, updatedAt: at });
+      expect(executing).toMatchObject({
+        status: 'executing',
+        attempts: 1,
+        decidedBy,
+        decidedAt: at.toISOString(),
+        updatedAt: at.toISOString(),
+      });
       const failed = await store.transition(id, {
         from: 'executing',
         to: 'pending',

@@ -1,11 +1,11 @@
 // ai_approvals for one site: insert, read, list and compare-and-set status transitions, each owing its site event.
 import { isDeepStrictEqual } from 'node:util';
-import { type Approval, type ApprovalStatus, type ReadBefore, toApprovalJson } from '@lumibase/shared';
+import type { Approval, ApprovalStatus, ReadBefore } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { type OutboxRelay, owe } from '../outbox.js';
 import type { AiModels, ApprovalDocument } from './ai-models.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
-import { parseObjectId } from '../object-id.js';
+import { parseObjectId, toIso } from '../object-id.js';
 import { SiteScopedStore } from '../site-scoped.js';
 
 export const APPROVAL_LIST_LIMIT = 100;
@@ -13,7 +13,7 @@ const MAX_TRANSITION_ATTEMPTS = 20;
 
 /** The approval as `transition` leaves it: what the stored document will read once the write lands. */
 function applyTransition(approval: Approval, transition: ApprovalTransition): Approval {
-  const next: Approval = { ...approval, status: transition.to, updatedAt: transition.at };
+  const next: Approval = { ...approval, status: transition.to, updatedAt: transition.at.toISOString() };
   for (const field of transition.unset ?? []) delete next[field];
   for (const [field, value] of Object.entries(transition.set ?? {})) {
     if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
@@ -77,14 +77,14 @@ function toApproval(document: ApprovalDocument): Approval {
     requestedBy: { id: document.requestedBy.id, name: document.requestedBy.name ?? '' },
     attempts: document.attempts,
     revision: document.revision,
-    expiresAt: document.expiresAt ?? new Date(document.createdAt.getTime() + LEGACY_TTL_MS),
-    createdAt: document.createdAt,
-    updatedAt: document.updatedAt,
+    expiresAt: toIso(document.expiresAt ?? new Date(document.createdAt.getTime() + LEGACY_TTL_MS)),
+    createdAt: toIso(document.createdAt),
+    updatedAt: toIso(document.updatedAt),
   };
   if (document.context.conversationId != null) approval.context.conversationId = document.context.conversationId;
   if (document.context.readBeforeJson != null) approval.context.readBefore = decodeJson(document.context.readBeforeJson) as ReadBefore[];
   if (document.decidedBy != null) approval.decidedBy = { id: document.decidedBy.id, name: document.decidedBy.name ?? '' };
-  if (document.decidedAt != null) approval.decidedAt = document.decidedAt;
+  if (document.decidedAt != null) approval.decidedAt = toIso(document.decidedAt);
   if (document.reason != null) approval.reason = document.reason;
   if (document.resultJson != null) approval.result = decodeJson(document.resultJson);
   if (document.lastError != null) approval.lastError = document.lastError;
@@ -107,7 +107,8 @@ const JSON_FIELDS: Partial<Record<ChangeableField, string>> = {
 
 function storedField(field: ChangeableField, value: unknown): [string, unknown] {
   const path = JSON_FIELDS[field];
-  return path ? [path, encodeJson(value)] : [field, value];
+  if (path) return [path, encodeJson(value)];
+  return [field, field === 'decidedAt' && typeof value === 'string' ? new Date(value) : value];
 }
 
 export class ApprovalStore extends SiteScopedStore implements ApprovalRepository {
@@ -121,13 +122,29 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
 
   /** Inserts the approval together with the `approval-created` event it owes. */
   async insert(approval: NewApproval): Promise<Approval> {
-    const { arguments: args, result, target, impact, originalArguments, context, ...rest } = approval;
+    const {
+      arguments: args,
+      result,
+      target,
+      impact,
+      originalArguments,
+      context,
+      createdAt,
+      updatedAt,
+      expiresAt,
+      decidedAt,
+      ...rest
+    } = approval;
     const { readBefore, ...storedContext } = context;
     const _id = new Types.ObjectId();
     const inserted: Approval = { ...approval, id: _id.toHexString(), siteId: this.siteId, revision: 1 };
     const document = this.owned({
       _id,
       ...rest,
+      createdAt: new Date(createdAt),
+      updatedAt: new Date(updatedAt),
+      expiresAt: new Date(expiresAt),
+      ...(decidedAt === undefined ? {} : { decidedAt: new Date(decidedAt) }),
       context: readBefore === undefined ? storedContext : { ...storedContext, readBeforeJson: encodeJson(readBefore) },
       argumentsJson: encodeJson(args),
       ...(result === undefined ? {} : { resultJson: encodeJson(result) }),
@@ -135,7 +152,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       ...(impact === undefined ? {} : { impactJson: encodeJson(impact) }),
       ...(originalArguments === undefined ? {} : { originalArgumentsJson: encodeJson(originalArguments) }),
       revision: 1,
-      outbox: [owe({ name: 'approval-created', body: { approval: toApprovalJson(inserted) } })],
+      outbox: [owe({ name: 'approval-created', body: { approval: inserted } })],
     });
     await this.models.approvals.insertMany([document], { lean: true });
     await this.relay.relay(this.models.approvals, _id);
@@ -192,7 +209,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       next.revision = current.revision + 1;
       const update = this.transitionUpdate(transition);
       update.$inc = { ...(update.$inc as object | undefined), revision: 1 };
-      update.$push = { outbox: owe({ name: 'approval-decided', body: { approval: toApprovalJson(next) } }) };
+      update.$push = { outbox: owe({ name: 'approval-decided', body: { approval: next } }) };
       const document = await this.models.approvals
         .findOneAndUpdate(this.scoped({ _id, status: transition.from, revision: current.revision }), update, { new: true })
         .lean<ApprovalDocument>();

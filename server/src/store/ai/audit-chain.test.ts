@@ -22,7 +22,7 @@ const auditCollection = () => database.connection.collection('ai_audit');
 async function chainOf(siteId: string, length: number) {
   const audit = stores.forSite(siteId).audit;
   for (let index = 0; index < length; index++) {
-    await audit.append({ action: 'executed', skillName: `s${index}`, actor, detail: { index }, createdAt: new Date() });
+    await audit.append({ action: 'executed', skillName: `s${index}`, actor, detail: { index }, createdAt: new Date().toISOString() });
   }
   return audit;
 }
@@ -54,7 +54,7 @@ describe('the audit chain', () => {
       skillName: 's0',
       actor,
       detail: { index: 0 },
-      createdAt: first.createdAt.toISOString(),
+      createdAt: first.createdAt,
     };
     expect(first.hash).toBe(chainHash(content));
     expect(await audit.verify()).toEqual({ valid: true, entries: 5 });
@@ -107,7 +107,9 @@ describe('the audit chain', () => {
     const appendMany = (factory: AiStores, who: string) =>
       Promise.all(
         Array.from({ length: 15 }, (_, index) =>
-          factory.forSite(siteId).audit.append({ action: 'executed', skillName: `${who}${index}`, actor, createdAt: new Date() }),
+          factory
+            .forSite(siteId)
+            .audit.append({ action: 'executed', skillName: `${who}${index}`, actor, createdAt: new Date().toISOString() }),
         ),
       );
     await Promise.all([appendMany(stores, 'a'), appendMany(otherStores, 'b')]);

@@ -47,9 +47,14 @@ describe('AuditStore', () => {
     const audit = database.stores.forSite(freshSiteId()).audit;
     const actor = { id: 'u1', name: 'Ada' };
     for (let index = 0; index < 7; index += 1) {
-      await audit.append({ action: 'executed', skillName: `s${index}`, actor, createdAt: new Date(Date.UTC(2025, 0, 1 + (index % 4))) });
+      await audit.append({
+        action: 'executed',
+        skillName: `s${index}`,
+        actor,
+        createdAt: new Date(Date.UTC(2025, 0, 1 + (index % 4))).toISOString(),
+      });
     }
-    await database.stores.forSite(freshSiteId()).audit.append({ action: 'denied', actor, createdAt: new Date() });
+    await database.stores.forSite(freshSiteId()).audit.append({ action: 'denied', actor, createdAt: new Date().toISOString() });
     const all = await audit.list({ limit: 100 });
     expect(all.map((entry) => entry.skillName)).toEqual(['s3', 's6', 's2', 's5', 's1', 's4', 's0']);
     expect((await audit.list({ limit: 2, offset: 1 })).map((entry) => entry.skillName)).toEqual(['s6', 's2']);

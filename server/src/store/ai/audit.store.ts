@@ -4,6 +4,7 @@ import { Types } from 'mongoose';
 import { isDuplicateKeyError } from '../duplicate-key.js';
 import { queuesFor } from '../event-log.store.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
+import { toIso } from '../object-id.js';
 import { SiteScopedStore } from '../site-scoped.js';
 import { type ChainedContent, chainHash, GENESIS_HASH } from './audit-chain.js';
 import type { AiModels, AuditDocument } from './ai-models.js';
@@ -28,7 +29,7 @@ function toAuditEntry(document: AuditDocument): AuditEntry {
     siteId: document.siteId.toString(),
     action: document.action,
     actor: { id: document.actor.id, name: document.actor.name ?? '' },
-    createdAt: document.createdAt,
+    createdAt: toIso(document.createdAt),
   };
   if (document.skillName != null) entry.skillName = document.skillName;
   if (document.approvalId != null) entry.approvalId = document.approvalId;
@@ -50,7 +51,7 @@ function contentOf(document: AuditDocument): ChainedContent {
     ...(document.approvalId != null ? { approvalId: document.approvalId } : {}),
     actor: { id: document.actor.id, name: document.actor.name ?? '' },
     ...(document.detailJson != null ? { detail: decodeJson(document.detailJson) } : {}),
-    createdAt: new Date(document.createdAt).toISOString(),
+    createdAt: toIso(document.createdAt),
   };
 }
 
@@ -93,7 +94,7 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
   }
 
   private async appendNow(entry: NewAuditEntry): Promise<AuditEntry> {
-    const { detail, ...rest } = entry;
+    const { detail, createdAt, ...rest } = entry;
     const detailJson = detail === undefined ? undefined : encodeJson(detail);
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       // First try the head; after a collision, the entries themselves (the head may lag behind them).
@@ -101,7 +102,14 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
       const seq = (last?.seq ?? 0) + 1;
       const prevHash = last?.hash ?? GENESIS_HASH;
       const _id = new Types.ObjectId();
-      const document = this.owned({ _id, ...rest, ...(detailJson === undefined ? {} : { detailJson }), seq, prevHash });
+      const document = this.owned({
+        _id,
+        ...rest,
+        createdAt: new Date(createdAt),
+        ...(detailJson === undefined ? {} : { detailJson }),
+        seq,
+        prevHash,
+      });
       const hash = chainHash(contentOf({ ...document, hash: '' } as unknown as AuditDocument));
       try {
         await this.models.audit.insertMany([{ ...document, hash }], { lean: true });

@@ -9,6 +9,7 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 const at = (minute: number) => new Date(Date.UTC(2025, 0, 1, 0, minute));
+const iso = (minute: number) => at(minute).toISOString();
 
 describe('ConversationStore', () => {
   it('creates a conversation and finds it in its own site only', async () => {
@@ -26,9 +27,9 @@ describe('ConversationStore', () => {
       role: 'assistant',
       content: 'done',
       usage: { inputTokens: 1200, outputTokens: 34 },
-      createdAt: at(1),
+      createdAt: iso(1),
     });
-    await conversations.appendMessage(id, { role: 'user', content: 'thanks', createdAt: at(2) });
+    await conversations.appendMessage(id, { role: 'user', content: 'thanks', createdAt: iso(2) });
     const [assistant, user] = await conversations.listMessages(id);
     expect(assistant!.usage).toEqual({ inputTokens: 1200, outputTokens: 34 });
     expect(user).not.toHaveProperty('usage');
@@ -39,10 +40,10 @@ describe('ConversationStore', () => {
     const first = await conversations.create({ userId: 'u1', title: 'first', at: at(0) });
     const second = await conversations.create({ userId: 'u1', title: 'second', at: at(1) });
     await conversations.create({ userId: 'u2', title: 'someone else', at: at(2) });
-    await conversations.appendMessage(first.id, { role: 'user', content: 'list collections', createdAt: at(5) });
+    await conversations.appendMessage(first.id, { role: 'user', content: 'list collections', createdAt: iso(5) });
     const listed = await conversations.listForUser('u1');
     expect(listed.map((conversation) => conversation.id)).toEqual([first.id, second.id]);
-    expect(listed[0]!.updatedAt).toEqual(at(5));
+    expect(listed[0]!.updatedAt).toEqual(iso(5));
     expect(await conversations.countForUser('u1')).toBe(2);
   });
 
@@ -50,7 +51,7 @@ describe('ConversationStore', () => {
     const conversations = database.stores.forSite(freshSiteId()).conversations;
     const { id } = await conversations.create({ userId: 'u1', title: 't', at: at(0) });
     for (let index = 0; index < 25; index += 1) {
-      await conversations.appendMessage(id, { role: index % 2 ? 'assistant' : 'user', content: `m${index}`, createdAt: at(index) });
+      await conversations.appendMessage(id, { role: index % 2 ? 'assistant' : 'user', content: `m${index}`, createdAt: iso(index) });
     }
     const outcome = {
       status: 'pending_approval' as const,
@@ -62,7 +63,7 @@ describe('ConversationStore', () => {
       role: 'assistant',
       content: 'queued',
       results: [outcome],
-      createdAt: at(30),
+      createdAt: iso(30),
     });
     const latest = await conversations.latestMessages(id);
     expect(latest).toHaveLength(CONTEXT_MESSAGES);
@@ -76,7 +77,7 @@ describe('ConversationStore', () => {
     const siteId = freshSiteId();
     const conversations = database.stores.forSite(siteId).conversations;
     const { id } = await conversations.create({ userId: 'u1', title: 't', at: at(0) });
-    await conversations.appendMessage(id, { role: 'user', content: 'hi', createdAt: at(1) });
+    await conversations.appendMessage(id, { role: 'user', content: 'hi', createdAt: iso(1) });
     expect(await database.stores.forSite(freshSiteId()).conversations.delete(id)).toBe(false);
     expect(await conversations.countMessages(id)).toBe(1);
     expect(await conversations.delete(id)).toBe(true);

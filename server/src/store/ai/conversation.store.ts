@@ -2,7 +2,7 @@
 import type { MessageRole, SkillOutcome, TokenUsage } from '@lumibase/shared';
 import type { AiModels, ConversationDocument, MessageDocument } from './ai-models.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
-import { parseObjectId } from '../object-id.js';
+import { parseObjectId, toIso } from '../object-id.js';
 import { SiteScopedStore } from '../site-scoped.js';
 
 /** How many stored messages a chat turn passes to the planner. */
@@ -13,8 +13,8 @@ export interface Conversation {
   siteId: string;
   userId: string;
   title: string;
-  createdAt: Date;
-  updatedAt: Date;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface ConversationMessage {
@@ -24,7 +24,7 @@ export interface ConversationMessage {
   content: string;
   results?: SkillOutcome[];
   usage?: TokenUsage;
-  createdAt: Date;
+  createdAt: string;
 }
 
 export type NewConversationMessage = Omit<ConversationMessage, 'id' | 'conversationId'>;
@@ -46,7 +46,7 @@ export interface ConversationRepository {
 
 function toConversation(document: ConversationDocument): Conversation {
   const { _id, siteId, userId, title, createdAt, updatedAt } = document;
-  return { id: _id.toHexString(), siteId: siteId.toString(), userId, title, createdAt, updatedAt };
+  return { id: _id.toHexString(), siteId: siteId.toString(), userId, title, createdAt: toIso(createdAt), updatedAt: toIso(updatedAt) };
 }
 
 function toMessage(document: MessageDocument): ConversationMessage {
@@ -55,7 +55,7 @@ function toMessage(document: MessageDocument): ConversationMessage {
     conversationId: document.conversationId,
     role: document.role,
     content: document.content ?? '',
-    createdAt: document.createdAt,
+    createdAt: toIso(document.createdAt),
   };
   if (document.resultsJson != null) message.results = decodeJson(document.resultsJson) as SkillOutcome[];
   if (document.usage != null)
@@ -74,7 +74,7 @@ export class ConversationStore extends SiteScopedStore implements ConversationRe
   async create({ userId, title, at }: { userId: string; title: string; at: Date }): Promise<Conversation> {
     const fields = { userId, title, createdAt: at, updatedAt: at };
     const [created] = await this.models.conversations.insertMany([this.owned(fields)], { lean: true });
-    return { id: created!._id.toHexString(), siteId: this.siteId, ...fields };
+    return { id: created!._id.toHexString(), siteId: this.siteId, userId, title, createdAt: toIso(at), updatedAt: toIso(at) };
   }
 
   async get(id: string): Promise<Conversation | null> {
@@ -109,16 +109,17 @@ export class ConversationStore extends SiteScopedStore implements ConversationRe
   }
 
   async appendMessage(conversationId: string, message: NewConversationMessage): Promise<ConversationMessage> {
-    const { results, ...rest } = message;
+    const { results, createdAt, ...rest } = message;
     const document = this.owned({
       ...rest,
+      createdAt: new Date(createdAt),
       conversationId,
       ...(results === undefined ? {} : { resultsJson: encodeJson(results) }),
     });
     const [created] = await this.models.messages.insertMany([document], { lean: true });
     const _id = parseObjectId(conversationId);
     // Without a well-formed id the filter would lose its `_id` and touch some other conversation.
-    if (_id) await this.models.conversations.updateOne(this.scoped({ _id }), { $max: { updatedAt: message.createdAt } });
+    if (_id) await this.models.conversations.updateOne(this.scoped({ _id }), { $max: { updatedAt: new Date(createdAt) } });
     return { ...message, id: created!._id.toHexString(), conversationId };
   }
 

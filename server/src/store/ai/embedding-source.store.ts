@@ -38,10 +38,14 @@ export class EmbeddingSourceStore extends SiteScopedStore {
     super(siteId);
   }
 
-  /** Every live item's revision and updatedAt: a vector made at another version is stale. */
-  async itemVersions(): Promise<ItemVersion[]> {
+  /**
+   * The revision and updatedAt of every live item in the given collections (ids): a vector made at another version
+   * is stale. Items whose collection is gone (or in the trash) are not searchable, so not asked about.
+   */
+  async itemVersions(collectionIds: readonly string[]): Promise<ItemVersion[]> {
+    const ids = collectionIds.map(parseObjectId).filter((id): id is Types.ObjectId => id !== null);
     const documents = await this.models.items
-      .find(this.scoped({ ...NOT_DELETED }), { _id: 1, revision: 1, updatedAt: 1 })
+      .find(this.scoped({ collectionId: { $in: ids }, ...NOT_DELETED }), { _id: 1, revision: 1, updatedAt: 1 })
       .lean<Pick<StoredItem, '_id' | 'revision' | 'updatedAt'>[]>();
     return documents.map((document) => ({ id: toId(document._id), revision: document.revision ?? 0, updatedAt: document.updatedAt }));
   }

@@ -49,11 +49,18 @@ export class EmbeddingStore extends SiteScopedStore {
     super(siteId);
   }
 
-  /** What is stored for one item under `model`, without its vector. */
-  async version(collection: string, itemId: string, model: string): Promise<EmbeddingVersion | null> {
-    return this.models.embeddings
-      .findOne(this.scoped({ collection, itemId, model }), { itemId: 1, contentHash: 1, sourceRevision: 1, sourceUpdatedAt: 1 })
-      .lean<EmbeddingVersion>();
+  /** What is stored for several targets of one collection under `model`, by itemId (one query). */
+  async versionsOf(collection: string, itemIds: readonly string[], model: string): Promise<Map<string, EmbeddingVersion>> {
+    const documents = await this.models.embeddings
+      .find(this.scoped({ collection, model, itemId: { $in: [...itemIds] } }), {
+        _id: 0,
+        itemId: 1,
+        contentHash: 1,
+        sourceRevision: 1,
+        sourceUpdatedAt: 1,
+      })
+      .lean<EmbeddingVersion[]>();
+    return new Map(documents.map((document) => [document.itemId, document]));
   }
 
   /** Every item vector's version under `model` (for the pending count and a site's re-embedding). */

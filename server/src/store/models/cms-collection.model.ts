@@ -13,6 +13,8 @@ const collectionSchema = new Schema(
     revision: { type: Number, required: true, default: 0 },
     /** The operation that created it, so a retried create can recognise its own earlier success. */
     operationId: { type: String },
+    /** Trash entries whose field was put back here: a resumed restore sees its field is in (services/trash.service.ts). */
+    restoredTrashIds: { type: [String], default: undefined },
     /** Site events this record's last writes owe (see store/outbox.ts). */
     ...outboxFields,
   },

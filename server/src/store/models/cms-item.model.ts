@@ -15,6 +15,8 @@ const itemSchema = new Schema(
     data: { type: Schema.Types.Mixed, required: true, default: {} },
     /** Set by callers that may retry (the Copilot's approved skills): a retry finds the first insert. */
     operationId: { type: String },
+    /** Values of the item's trashed fields, by trash entry id, until restored or purged (store/trash.store.ts). */
+    trashedValues: { type: Schema.Types.Mixed },
     /** Site events this record's last writes owe (see store/outbox.ts). */
     ...outboxFields,
     /** The number of the item's latest revision; absent on items written before revisions existed (0). */

@@ -7,6 +7,7 @@ import { createItemRevisionModel, type ItemRevisionModel } from './item-revision
 import { createMembershipModel, type MembershipModel } from './membership.model.js';
 import { createSessionModel, type SessionModel } from './session.model.js';
 import { createSiteModel, type SiteModel } from './site.model.js';
+import { createTrashEntryModel, type TrashEntryModel } from './trash-entry.model.js';
 import { createUserModel, type UserModel } from './user.model.js';
 
 export interface Models {
@@ -18,6 +19,7 @@ export interface Models {
   items: CmsItemModel;
   idempotency: IdempotencyRecordModel;
   itemRevisions: ItemRevisionModel;
+  trash: TrashEntryModel;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function createModels(connection: Connection): Promise<Models> {
     items: createCmsItemModel(connection),
     idempotency: createIdempotencyRecordModel(connection),
     itemRevisions: createItemRevisionModel(connection),
+    trash: createTrashEntryModel(connection),
   };
   for (const model of Object.values(models)) await model.createIndexes();
   return models;

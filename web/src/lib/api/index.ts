@@ -9,6 +9,7 @@ export type { Page } from './admin-api.js';
 export type { RetryNotice } from './http-client.js';
 export type { SessionInfo } from './auth-api.js';
 export type { ItemData, SiteApi } from './site-api.js';
+export { describeAiError } from './ai-skills-api.js';
 
 export function createApi(options: HttpClientOptions = {}) {
   const http = new HttpClient(options);

@@ -16,7 +16,13 @@ import {
   type GrantedCapability,
   ItemListResponse,
   ItemResponse,
-  type ItemView,
+  ItemRevisionListResponse,
+  type ItemRevisionView,
+  AuditVerificationResponse,
+  type AuditVerification,
+  ListAuditResponse,
+  type UndoRef,
+  ItemView,
   AddMemberResponse,
   type AddMemberRequest,
   ListApprovalsResponse,
@@ -33,14 +39,21 @@ import {
   type WebhookFormat,
   WebhookListResponse,
   type WebhookView,
+  type TrashEntryView,
+  TrashListResponse,
+  type TrashRestoreResult,
+  TrashRestoreResponse,
 } from '@lumibase/shared';
 import { z } from 'zod';
 import type { Page } from './admin-api.js';
+import { createAiSkillsApi } from './ai-skills-api.js';
 import { type HttpClient, segment } from './http-client.js';
 
 // API.md: GET /collections answers `{ data }`, with no list meta.
 const CollectionsResponse = z.object({ data: z.array(CollectionView) });
 const ChatReply = z.object({ data: ChatResponse });
+// A restore answers the item with the revision the restore made.
+const RestoredItemResponse = z.object({ data: ItemView.extend({ revision: z.number().int().min(1) }) });
 
 export type ItemData = Record<string, unknown>;
 
@@ -77,6 +90,9 @@ export function createSiteApi(http: HttpClient, siteId: string) {
       async list(collection: string, { limit, offset }: { limit: number; offset: number }): Promise<Page<ItemView>> {
         return http.request(`/items/${segment(collection)}`, { ...site, query: { limit, offset }, schema: ItemListResponse });
       },
+      async get(collection: string, id: string): Promise<ItemView> {
+        return (await http.request(`/items/${segment(collection)}/${segment(id)}`, { ...site, schema: ItemResponse })).data;
+      },
       async create(collection: string, data: ItemData): Promise<ItemView> {
         const path = `/items/${segment(collection)}`;
         return (await http.request(path, { ...site, method: 'POST', body: { data }, schema: ItemResponse })).data;
@@ -87,6 +103,26 @@ export function createSiteApi(http: HttpClient, siteId: string) {
       },
       async remove(collection: string, id: string): Promise<void> {
         await http.request(`/items/${segment(collection)}/${segment(id)}`, { ...site, method: 'DELETE' });
+      },
+      /** The item's revisions, newest first (also for a deleted item). */
+      async revisions(collection: string, id: string): Promise<ItemRevisionView[]> {
+        const path = `/items/${segment(collection)}/${segment(id)}/revisions`;
+        return (await http.request(path, { ...site, schema: ItemRevisionListResponse })).data;
+      },
+      /** Makes a revision's data the item's again (re-created under its id if deleted); 409 when it no longer fits the fields. */
+      async restore({ collection, id, revision }: UndoRef): Promise<ItemView & { revision: number }> {
+        const path = `/items/${segment(collection)}/${segment(id)}/revisions/${revision}/restore`;
+        return (await http.request(path, { ...site, method: 'POST', schema: RestoredItemResponse })).data;
+      },
+    },
+    trash: {
+      /** Newest first; the trash holds what was deleted within TRASH_RETENTION_DAYS. */
+      async list(): Promise<TrashEntryView[]> {
+        return (await http.request('/trash', { ...site, query: { limit: 100 }, schema: TrashListResponse })).data;
+      },
+      /** 409 when the name was taken again meanwhile. */
+      async restore(id: string): Promise<TrashRestoreResult> {
+        return (await http.request(`/trash/${segment(id)}/restore`, { ...site, method: 'POST', schema: TrashRestoreResponse })).data;
       },
     },
     webhooks: {
@@ -121,10 +157,21 @@ export function createSiteApi(http: HttpClient, siteId: string) {
       },
     },
     ai: {
+      ...createAiSkillsApi(http, siteId),
       /** One Copilot turn; `conversationId` continues a conversation. */
       async chat(request: { message: string; conversationId?: string | undefined }): Promise<ChatResponse> {
         const body = request.conversationId ? request : { message: request.message };
         return (await http.request('/ai/chat', { ...site, method: 'POST', body, schema: ChatReply })).data;
+      },
+      audit: {
+        /** The site's audit entries, newest first. */
+        async list({ limit, offset }: { limit: number; offset: number }): Promise<ListAuditResponse> {
+          return http.request('/ai/audit', { ...site, query: { limit, offset }, schema: ListAuditResponse });
+        },
+        /** Walks the site's hash chain: valid, or the first `seq` that does not hold. */
+        async verify(): Promise<AuditVerification> {
+          return (await http.request('/ai/audit/verify', { ...site, schema: AuditVerificationResponse })).data;
+        },
       },
       policy: {
         async get(): Promise<CopilotPolicy> {

@@ -1,7 +1,8 @@
 // One Copilot conversation in the current site: the last 50 messages (in memory only: a reload starts empty),
 // one message in flight at a time, errors told in the thread, and the conversation continued by its id.
-import { CHAT_MESSAGE_MAX, type ChatResponse, type CopilotProgressEvent } from '@lumibase/shared';
+import { CHAT_MESSAGE_MAX, type ChatResponse, type CopilotProgressEvent, type UndoRef } from '@lumibase/shared';
 import { type ApiError, describeError, toApiError } from '../api/index.js';
+import { undoneText } from '../format/revision-words.js';
 
 /** The panel keeps at most this many messages, user and assistant alike (property 13). */
 export const COPILOT_HISTORY_MAX = 50;
@@ -9,7 +10,11 @@ export const COPILOT_HISTORY_MAX = 50;
 export type CopilotMessage =
   | { id: number; role: 'user'; text: string; at: Date }
   | { id: number; role: 'assistant'; kind: 'reply'; reply: ChatResponse; at: Date }
-  | { id: number; role: 'assistant'; kind: 'error'; title: string; text: string; at: Date };
+  | { id: number; role: 'assistant'; kind: 'error'; title: string; text: string; at: Date }
+  | { id: number; role: 'assistant'; kind: 'notice'; text: string; at: Date };
+
+/** Where one Undo stands: running, done, or refused (the error says why). */
+export type UndoStatus = { state: 'running' } | { state: 'done' } | { state: 'failed'; error: ApiError };
 
 /** What the turn in flight has done so far: the model's streamed words, and each skill it called with its status. */
 export type CopilotProgressEntry =
@@ -25,6 +30,8 @@ export interface CopilotStateOptions {
   chat: (request: { message: string; conversationId?: string | undefined }) => Promise<ChatResponse>;
   /** Called with each approval a reply created, so its status can be followed live. */
   onApprovalRequested?: (approvalId: string) => void;
+  /** Restores the revision an outcome's `undo` names (POST …/revisions/:revision/restore). */
+  restore?: (ref: UndoRef) => Promise<unknown>;
 }
 
 export class CopilotState {
@@ -33,6 +40,8 @@ export class CopilotState {
   conversationId = $state<string | undefined>(undefined);
   /** The turn in flight, as its copilot-progress events tell it; emptied when the reply (or an error) arrives. */
   progress = $state.raw<CopilotProgressEntry[]>([]);
+  /** Each Undo asked for, by the key of the outcome it undoes (`<message id>:<index>`, or `approval:<id>`). */
+  undos = $state.raw<Record<string, UndoStatus>>({});
 
   readonly #options: CopilotStateOptions;
   #nextId = 1;
@@ -93,11 +102,37 @@ export class CopilotState {
     this.progress = entries.slice(-COPILOT_PROGRESS_MAX);
   }
 
+  /** Whether this thread can undo at all (a restore is wired in). */
+  get canUndo(): boolean {
+    return this.#options.restore !== undefined;
+  }
+
+  /**
+   * Undoes one outcome's change by restoring the revision its `undo` names; the thread then says so. Once done (or
+   * while running) the same key is not undone again; a refusal can be retried.
+   */
+  async undo(key: string, ref: UndoRef): Promise<boolean> {
+    const restore = this.#options.restore;
+    const current = this.undos[key];
+    if (!restore || current?.state === 'running' || current?.state === 'done') return false;
+    this.undos = { ...this.undos, [key]: { state: 'running' } };
+    try {
+      await restore(ref);
+      this.undos = { ...this.undos, [key]: { state: 'done' } };
+      this.#push({ role: 'assistant', kind: 'notice', text: undoneText(ref) });
+      return true;
+    } catch (error) {
+      this.undos = { ...this.undos, [key]: { state: 'failed', error: toApiError(error) } };
+      return false;
+    }
+  }
+
   /** Starts a new conversation: an empty thread, and the next message opens a new conversation id. */
   clear(): void {
     if (this.sending) return;
     this.messages = [];
     this.conversationId = undefined;
+    this.undos = {};
   }
 
   #push(message: NewMessage): void {

@@ -101,6 +101,7 @@ export class Studio {
     return new CopilotState({
       chat: (request) => api.ai.chat(request),
       onApprovalRequested: (approvalId) => this.approvals?.watch(approvalId),
+      restore: (ref) => api.items.restore(ref),
     });
   });
 

@@ -157,6 +157,18 @@ describe('ApprovalCard', () => {
     expect(screen.getByText(/Deletes the collection posts and its 2 items/)).toBeTruthy();
     expect(screen.getByText('Hello')).toBeTruthy();
     expect(document.querySelector('[data-time-left]')?.textContent?.trim()).toBe('2 days 5 hours left');
+    // No trash retention in the impact: nothing said about restoring.
+    expect(document.querySelector('[data-restorable]')).toBeNull();
+  });
+
+  it('says a deletion can be restored from the trash, and for how long', () => {
+    render(ApprovalCard, {
+      props: {
+        approval: approvalFixture({ impact: { summary: 'Deletes the collection posts and its 2 items', restorableDays: 30 } }),
+        ondecide: vi.fn(),
+      },
+    });
+    expect(document.querySelector('[data-restorable]')?.textContent?.trim()).toBe('It goes to the trash: it can be restored for 30 days.');
   });
 
   it('edits the arguments: checks them as they are typed, shows the diff, and approves the edited ones', async () => {

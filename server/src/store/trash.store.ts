@@ -1,0 +1,171 @@
+// One site's trash entries (site-scoped): written before a deletion, listed once it is done,
+// claimed by a restore or a purge (never both), removed last.
+import type { ActorRef, TrashKind } from '@lumibase/shared';
+import { Types } from 'mongoose';
+import { decodeJson, encodeJson } from './json-codec.js';
+import type { TrashEntryModel } from './models/trash-entry.model.js';
+import { type Page, type PageOf, parseObjectId, toId, toIso } from './object-id.js';
+import { SiteScopedStore } from './site-scoped.js';
+
+export interface TrashRecord {
+  id: string;
+  kind: TrashKind;
+  collectionId: string;
+  collection: string;
+  field?: string;
+  /** `{ label?, fields }` of a collection, or the `Field` of a field. */
+  definition: unknown;
+  items: number;
+  deletedBy: ActorRef;
+  deletedAt: string;
+  expiresAt: string;
+  state: 'pending' | 'done';
+  restoring: boolean;
+}
+
+export interface NewTrashEntry {
+  kind: TrashKind;
+  collectionId: string;
+  collection: string;
+  field?: string;
+  definition: unknown;
+  items: number;
+  deletedBy: ActorRef;
+  deletedAt: Date;
+  expiresAt: Date;
+}
+
+export interface StoredTrashEntry {
+  _id: Types.ObjectId;
+  siteId: Types.ObjectId;
+  kind: TrashKind;
+  collectionId: Types.ObjectId;
+  collectionName: string;
+  field?: string | null;
+  definitionJson: string;
+  items: number;
+  deletedBy: { id: string; name?: string | null };
+  deletedAt: Date;
+  expiresAt: Date;
+  state: 'pending' | 'done';
+  restoringAt?: Date | null;
+  purgingAt?: Date | null;
+}
+
+export function toTrashRecord(document: StoredTrashEntry): TrashRecord {
+  return {
+    id: toId(document._id),
+    kind: document.kind,
+    collectionId: toId(document.collectionId),
+    collection: document.collectionName,
+    ...(typeof document.field === 'string' ? { field: document.field } : {}),
+    definition: decodeJson(document.definitionJson),
+    items: document.items,
+    deletedBy: { id: document.deletedBy.id, name: document.deletedBy.name ?? '' },
+    deletedAt: toIso(document.deletedAt),
+    expiresAt: toIso(document.expiresAt),
+    state: document.state,
+    restoring: document.restoringAt != null,
+  };
+}
+
+export class TrashStore extends SiteScopedStore {
+  constructor(
+    private readonly entries: TrashEntryModel,
+    siteId: string,
+  ) {
+    super(siteId);
+  }
+
+  /** Written `pending`, before the deletion it records starts. */
+  async create(entry: NewTrashEntry): Promise<TrashRecord> {
+    const { definition, collectionId, collection, ...rest } = entry;
+    const [created] = await this.entries.create([
+      this.owned({
+        _id: new Types.ObjectId(),
+        ...rest,
+        collectionId: parseObjectId(collectionId),
+        collectionName: collection,
+        definitionJson: encodeJson(definition),
+        state: 'pending',
+      }),
+    ]);
+    return toTrashRecord(created!.toObject() as unknown as StoredTrashEntry);
+  }
+
+  /** The deletion is complete: the entry shows in the trash. `changes` corrects what changed since it was written. */
+  async complete(id: string, changes: { definition?: unknown; items?: number } = {}): Promise<void> {
+    await this.entries.updateOne(this.byId(id), {
+      $set: {
+        state: 'done',
+        ...(changes.definition !== undefined ? { definitionJson: encodeJson(changes.definition) } : {}),
+        ...(changes.items !== undefined ? { items: changes.items } : {}),
+      },
+    });
+  }
+
+  /** Completed entries not past their expiry, newest first. */
+  async list(page: Page, now: Date): Promise<PageOf<TrashRecord>> {
+    const filter = this.scoped({ state: 'done', expiresAt: { $gt: now }, purgingAt: { $exists: false } });
+    const [documents, total] = await Promise.all([
+      this.entries.find(filter).sort({ deletedAt: -1, _id: -1 }).skip(page.offset).limit(page.limit).lean<StoredTrashEntry[]>(),
+      this.entries.countDocuments(filter),
+    ]);
+    return { records: documents.map(toTrashRecord), total };
+  }
+
+  /**
+   * Takes a completed entry for a restore: one not expired and not being purged, or one a restore
+   * already took (resumed after a crash). Null for anything else, malformed ids included.
+   */
+  async claimForRestore(id: string, now: Date): Promise<TrashRecord | null> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return null;
+    const document = await this.entries
+      .findOneAndUpdate(
+        this.scoped({
+          _id: objectId,
+          state: 'done',
+          purgingAt: { $exists: false },
+          $or: [{ restoringAt: { $exists: true } }, { expiresAt: { $gt: now } }],
+        }),
+        { $set: { restoringAt: now } },
+        { new: true },
+      )
+      .lean<StoredTrashEntry>();
+    return document ? toTrashRecord(document) : null;
+  }
+
+  /** A restore that could not go through (the name is taken) gives the entry back to the trash. */
+  async release(id: string): Promise<void> {
+    await this.entries.updateOne(this.byId(id), { $unset: { restoringAt: '' } });
+  }
+
+  /** Takes an expired entry for the purge, unless a restore has it. Null when it is not to be purged. */
+  async claimForPurge(id: string, now: Date): Promise<TrashRecord | null> {
+    const document = await this.entries
+      .findOneAndUpdate(
+        { ...this.byId(id), state: 'done', expiresAt: { $lte: now }, restoringAt: { $exists: false } },
+        { $set: { purgingAt: now } },
+        { new: true },
+      )
+      .lean<StoredTrashEntry>();
+    return document ? toTrashRecord(document) : null;
+  }
+
+  /** A pending entry, to finish or drop after a crash (services/trash-purge.ts). */
+  async findPending(id: string): Promise<TrashRecord | null> {
+    const document = await this.entries.findOne({ ...this.byId(id), state: 'pending' }).lean<StoredTrashEntry>();
+    return document ? toTrashRecord(document) : null;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.entries.deleteOne(this.byId(id));
+  }
+
+  private byId(id: string) {
+    const objectId = parseObjectId(id);
+    if (!objectId) throw new TypeError(`TrashStore needs an entry id, got ${JSON.stringify(id)}`);
+    return this.scoped({ _id: objectId });
+  }
+}
