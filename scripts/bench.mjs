@@ -1,13 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench`: every benchmark, one after another. Each prints its numbers as ratios against a
-// baseline it measures in the same run (e.g. server time per find against a ping round trip).
+// `npm run bench`: P1–P8 of issue 18 (bench/run.ts; P5 is the embedded MongoDB bench, run from there).
+// Every figure is a ratio against a baseline measured in the same run. BENCH_QUICK=1 for the CI size.
 import { spawnSync } from 'node:child_process';
 
-const benches = ['bench:embedded-mongo'];
-let failed = 0;
-for (const bench of benches) {
-  console.log(`\n==> npm run ${bench}`);
-  const result = spawnSync('npm', ['run', '--silent', bench], { stdio: 'inherit' });
-  if (result.status !== 0) failed++;
-}
-process.exit(failed === 0 ? 0 : 1);
+const result = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts'], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

@@ -1,6 +1,6 @@
 // Benchmark of the embedded MongoDB-wire server through the raw driver: `npm run bench:embedded-mongo`.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,9 @@ import { startEmbeddedMongo } from '../src/index.js';
 
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 3000);
 const SEED_DOCUMENTS = 10_000;
-const PING_SAMPLES = 2000;
+const PING_SAMPLES = Number(process.env.BENCH_PING_SAMPLES ?? 2000);
+/** Where `npm run bench` wants the figures as JSON (it prints them in its own table). */
+const JSON_OUT = process.env.BENCH_JSON;
 // By default the server runs in its own process, so the client's work and GC do not land in its timings.
 const IN_PROCESS = process.env.BENCH_IN_PROCESS === '1';
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -152,8 +154,16 @@ async function main(): Promise<void> {
     pings.sort((a, b) => a - b);
     const pingMicros = percentile(pings, 0.5);
     lines.push(row(['ping (rtt)', 1, Math.round(1e6 / pingMicros), pingMicros.toFixed(0), percentile(pings, 0.99).toFixed(0), '']));
+    const summary: Document = { pingMicros, finds: [], inserts: [] };
     for (const { result, serverMicros, writeMicros, cpuMicros } of findPhases) {
       const ratio = ((serverMicros / pingMicros) * 100).toFixed(1);
+      summary.finds.push({
+        callers: result.callers,
+        opsPerSecond: result.operations / result.seconds,
+        p50Micros: percentile(result.latenciesMicros, 0.5),
+        serverMicros,
+        cpuMicros,
+      });
       report(
         result,
         `server ${serverMicros.toFixed(1)} µs = ${ratio}% of ping; +write ${writeMicros.toFixed(1)} µs; process cpu ${cpuMicros.toFixed(1)} µs`,
@@ -171,7 +181,13 @@ async function main(): Promise<void> {
       const flushes = journalAfter.flushes - journalBefore.flushes;
       const averageBatch = (journalAfter.commits - journalBefore.commits) / flushes;
       report(result, `fsync ${(fsyncShare * 100).toFixed(0)}% of time, batch avg ${averageBatch.toFixed(1)} max ${journalAfter.maxBatch}`);
+      summary.inserts.push({
+        callers,
+        opsPerSecond: result.operations / result.seconds,
+        p50Micros: percentile(result.latenciesMicros, 0.5),
+      });
     }
+    if (JSON_OUT) await writeFile(JSON_OUT, JSON.stringify(summary));
 
     console.log(
       `embedded mongo benchmark: ${PHASE_MS} ms per phase, ${SEED_DOCUMENTS} documents, durable mode, server ${IN_PROCESS ? 'in-process' : 'in a child process'}`,

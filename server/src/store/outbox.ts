@@ -122,10 +122,13 @@ export class OutboxRelay {
         eventId: entry.eventId,
         event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody,
       });
+      // Sockets get the event as soon as it has its seq (the log they catch up from holds it already), not
+      // after the dispatch and bookkeeping round trips below. A retry of this entry appends nothing new and
+      // publishes the same seq again, which every socket's stream drops (seq ≤ the last it sent).
+      this.options.publish(event);
       await this.options.onAppended?.(event, entry.eventId);
       // Bookkeeping, not a change of the record: updatedAt stays as the change left it.
       await model.updateOne({ _id: document._id }, { $pull: { outbox: { eventId: entry.eventId } } }, { timestamps: false });
-      this.options.publish(event);
     }
     if (document.deletedAt) {
       await model.deleteOne({

@@ -1,0 +1,139 @@
+// P7: decide → `approval-decided(approved)` at a client, p50, vs the floor of its parts measured in the same
+// run: the Mongo and Redis round trips the path makes (counted on the wire) × their own p50, plus one
+// socket hop (a bare socket.io server's emit → receipt at one socket, the same payload).
+import { createClient } from 'redis';
+import { connectSocket, connected } from '../test/support/socket-client.js';
+import { bareSource, measureBroadcast } from './lib/broadcast.js';
+import { startChild } from './lib/children.js';
+import { type BenchRow, row } from './lib/report.js';
+import { SocketFleet } from './lib/socket-fleet.js';
+import { REPETITIONS, SETTINGS } from './lib/settings.js';
+import { median, percentile } from './lib/stats.js';
+import type { System } from './lib/system.js';
+import { type CommandCounts, difference, mongoCommandCounts, monitorRedis, summariseMongo, total } from './lib/wire-counts.js';
+
+const GOAL = { op: '<=', value: 3 } as const;
+const PING_SAMPLES = 300;
+
+export interface P7Counts {
+  mongoRoundTrips: number;
+  mongoWrites: number;
+  mongoByCommand: CommandCounts;
+  redisRoundTrips: number;
+  redisByCommand: CommandCounts;
+}
+
+async function pingMs(ping: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let index = 0; index < PING_SAMPLES; index++) {
+    const started = performance.now();
+    await ping();
+    samples.push(performance.now() - started);
+  }
+  return percentile(samples, 0.5);
+}
+
+/** One socket hop: a bare socket.io server emitting the approval to one socket, emit → receipt, p50. */
+async function socketHop(siteId: string, approval: unknown): Promise<number> {
+  const bare = startChild('bare-socket-server.ts', { lifetimeMs: SETTINGS.childLifetimeMs });
+  const fleet = new SocketFleet();
+  try {
+    const { url } = await bare.ask<{ url: string }>('listen');
+    await fleet.grow(1, url, { siteId });
+    const emit = () => bare.ask('emit', { room: siteId, event: 'approval-decided', payload: { siteId, approval } });
+    await measureBroadcast(fleet, bareSource(emit), 2, 'approval-decided'); // warm-up
+    return (await measureBroadcast(fleet, bareSource(emit), REPETITIONS * 4, 'approval-decided')).p50;
+  } finally {
+    await fleet.close();
+    await bare.stop();
+  }
+}
+
+export async function runP7(system: System): Promise<{ rows: BenchRow[]; details: Record<string, unknown>; counts: P7Counts }> {
+  const site = await system.newSite();
+  const [serverA] = system.servers;
+  const watcher = connectSocket(serverA, { token: site.admin.token, siteId: site.siteId });
+  await connected(watcher);
+  const redis = createClient({ url: system.cluster.redisUrl });
+  await redis.connect();
+  try {
+    const decideOne = async (name: string) => {
+      const { approvalId } = await site.admin.chat(site.siteId, `create collection ${name}`);
+      if (!approvalId) throw new Error(`no approval for ${name}`);
+      const started = performance.now();
+      const decided = site.approver.request('POST', `/ai/approvals/${approvalId}/decide`, {
+        siteId: site.siteId,
+        body: { decision: 'approved' },
+      });
+      await watcher.waitFor(
+        (event) =>
+          event.name === 'approval-decided' && event.payload.approval.id === approvalId && event.payload.approval.status === 'approved',
+      );
+      const latency = performance.now() - started;
+      const response = await decided;
+      if (response.status !== 200) throw new Error(`decide answered ${response.status} ${JSON.stringify(response.body)}`);
+      return latency;
+    };
+    // Warm-up: every connection on the path exists before the Redis ports are read and counting starts.
+    await decideOne('p7warm1');
+    await decideOne('p7warm2');
+
+    // Counting: approvals asked first (their chats are not part of the path), then decided one at a time.
+    const count = SETTINGS.p7Approvals;
+    const approvals: string[] = [];
+    for (let index = 0; index < count; index++)
+      approvals.push((await site.admin.chat(site.siteId, `create collection p7n${index}`)).approvalId);
+    const monitor = await monitorRedis(system.cluster.redisUrl, [system.serverPid(0), system.serverPid(1), system.workerPid()]);
+    const mongoBefore = await mongoCommandCounts(system.db);
+    for (const approvalId of approvals) {
+      await site.approver.expect(200, 'POST', `/ai/approvals/${approvalId}/decide`, {
+        siteId: site.siteId,
+        body: { decision: 'approved' },
+      });
+      await watcher.waitFor(
+        (event) =>
+          event.name === 'approval-decided' && event.payload.approval.id === approvalId && event.payload.approval.status === 'approved',
+      );
+    }
+    // The relay of the last events may still be clearing its outbox: let it finish inside the window.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const mongoDelta = difference(await mongoCommandCounts(system.db), mongoBefore);
+    const redisCounts = await monitor.stop();
+    const mongo = summariseMongo(mongoDelta, count);
+    const counts: P7Counts = {
+      mongoRoundTrips: mongo.roundTrips,
+      mongoWrites: mongo.writes,
+      mongoByCommand: mongo.byCommand,
+      redisRoundTrips: total(redisCounts) / count,
+      redisByCommand: Object.fromEntries(Object.entries(redisCounts).map(([name, value]) => [name, value / count])),
+    };
+
+    // The path's latency, and its parts, in the same run.
+    const latencies: number[] = [];
+    for (let index = 0; index < Math.max(5, count); index++) latencies.push(await decideOne(`p7c${index}`));
+    const mongoPing = await pingMs(() => system.db.command({ ping: 1 }));
+    const redisPing = await pingMs(() => redis.ping());
+    const decidedApproval = watcher.events.findLast((event) => event.name === 'approval-decided')?.payload.approval;
+    const socketHopMs = await socketHop(site.siteId, decidedApproval);
+    const floor = counts.mongoRoundTrips * mongoPing + counts.redisRoundTrips * redisPing + socketHopMs;
+    const measured = median(latencies);
+    return {
+      rows: [
+        row({
+          id: 'P7',
+          name: 'decide → approval-decided(approved) p50',
+          measured,
+          baseline: floor,
+          unit: 'ms',
+          goal: GOAL,
+          note: `floor = ${counts.mongoRoundTrips.toFixed(1)} Mongo RT (${counts.mongoWrites.toFixed(1)} writes) × ${mongoPing.toFixed(2)} + ${counts.redisRoundTrips.toFixed(1)} Redis RT × ${redisPing.toFixed(2)} + hop ${socketHopMs.toFixed(2)} ms`,
+        }),
+      ],
+      details: { latencies, mongoPingMs: mongoPing, redisPingMs: redisPing, socketHopMs, counts },
+      counts,
+    };
+  } finally {
+    watcher.close();
+    await redis.quit();
+  }
+}

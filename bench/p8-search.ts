@@ -1,0 +1,184 @@
+// P8: GET /ai/search p50 with 1k, 10k and 50k items in a site vs a bare exact top-k (the query embedded, a
+// cosine scan of the same Float32Arrays, the 10 best) in this process; and the local embedder's throughput.
+// Items and their vectors are written straight to the database in bulk (the embeddings worker would take
+// minutes for 50k), exactly as the stores write them, so the server's search sees them as up to date.
+import { createHash } from 'node:crypto';
+import { Binary, ObjectId } from 'mongodb';
+import { contentHash, itemText } from '../server/src/embeddings/embedding-text.js';
+import { LOCAL_EMBEDDING_MODEL, LocalEmbedder } from '../server/src/embeddings/local-embedder.js';
+import { encodeRecord } from '../server/src/store/json-codec.js';
+import { startChild } from './lib/children.js';
+import { type BenchRow, row } from './lib/report.js';
+import { REPETITIONS, SETTINGS } from './lib/settings.js';
+import { alternate, percentile } from './lib/stats.js';
+import type { System } from './lib/system.js';
+
+const LIMIT = 10;
+const BATCH = 1000;
+const FIELDS = [
+  { name: 'title', type: 'string' as const, required: false },
+  { name: 'body', type: 'text' as const, required: false },
+];
+const WORDS =
+  'apple river mountain garden coffee engine rocket violin harbor winter summer forest desert ocean planet pixel castle bridge market museum library theatre kitchen bicycle camera guitar lantern meadow canyon glacier volcano island village station airport tunnel tower temple palace studio factory'.split(
+    ' ',
+  );
+const QUERIES = ['coffee garden', 'rocket engine planet', 'winter glacier mountain', 'guitar violin studio', 'harbor island ocean'];
+
+/** Deterministic pseudo-random words (the same items every run). */
+function words(seed: number, count: number): string {
+  let state = seed * 2654435761;
+  const out: string[] = [];
+  for (let index = 0; index < count; index++) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    out.push(WORDS[state % WORDS.length] as string);
+  }
+  return out.join(' ');
+}
+
+function bareTopK(query: Float32Array, vectors: readonly Float32Array[], k: number): Array<{ index: number; score: number }> {
+  const best: Array<{ index: number; score: number }> = [];
+  for (let index = 0; index < vectors.length; index++) {
+    const vector = vectors[index] as Float32Array;
+    let score = 0;
+    for (let dimension = 0; dimension < query.length; dimension++) score += (query[dimension] as number) * (vector[dimension] as number);
+    if (best.length < k || score > (best[best.length - 1] as { score: number }).score) {
+      let at = best.length;
+      while (at > 0 && (best[at - 1] as { score: number }).score < score) at--;
+      best.splice(at, 0, { index, score });
+      if (best.length > k) best.pop();
+    }
+  }
+  return best;
+}
+
+export async function runP8(system: System): Promise<{ rows: BenchRow[]; details: Record<string, unknown> }> {
+  const site = await system.newSite();
+  const [serverA] = system.servers;
+  await site.admin.expect(201, 'POST', '/collections', { siteId: site.siteId, body: { name: 'articles', fields: FIELDS } });
+  const siteId = new ObjectId(site.siteId);
+  const collection = await system.db.collection('cms_collections').findOne({ siteId, name: 'articles' });
+  if (!collection) throw new Error('P8: the collection was not created');
+  const embedder = new LocalEmbedder();
+  const shape = { name: 'articles', fields: FIELDS };
+  const load = startChild('http-load.ts', { lifetimeMs: SETTINGS.childLifetimeMs });
+  const rows: BenchRow[] = [];
+  const details: Record<string, unknown> = {};
+  let seeded = 0;
+  let embedSeconds = 0;
+  let hashSeconds = 0;
+  try {
+    for (const size of SETTINGS.p8Sizes) {
+      for (; seeded < size; seeded += BATCH) {
+        const at = new Date();
+        const items = Array.from({ length: Math.min(BATCH, size - seeded) }, (_, index) => {
+          const n = seeded + index;
+          return { _id: new ObjectId(), data: { title: `Article ${n} ${words(n, 3)}`, body: words(n + 7919, 40) } };
+        });
+        const texts = items.map((item) => itemText(shape, item.data));
+        let started = performance.now();
+        const vectors = await embedder.embed(texts);
+        embedSeconds += (performance.now() - started) / 1000;
+        started = performance.now();
+        const hashes = texts.map((text) => createHash('sha256').update(text).digest('hex'));
+        hashSeconds += (performance.now() - started) / 1000;
+        await system.db.collection('cms_items').insertMany(
+          items.map((item) => ({
+            _id: item._id,
+            siteId,
+            collectionId: collection._id,
+            data: encodeRecord(item.data),
+            revision: 1,
+            createdAt: at,
+            updatedAt: at,
+          })),
+        );
+        await system.db.collection('ai_embeddings').insertMany(
+          items.map((item, index) => ({
+            siteId,
+            kind: 'item',
+            collection: 'articles',
+            collectionId: collection._id,
+            itemId: item._id.toHexString(),
+            model: LOCAL_EMBEDDING_MODEL,
+            dims: embedder.dims,
+            vector: Binary.fromFloat32Array(vectors[index] as Float32Array),
+            contentHash: hashes[index] ?? contentHash(texts[index] as string),
+            sourceRevision: 1,
+            sourceUpdatedAt: at,
+            updatedAt: at,
+          })),
+        );
+      }
+      // Every process's cache of the site's vectors is stale now.
+      await system.db.collection('ai_embedding_generations').updateOne({ siteId }, { $inc: { generation: 1 } }, { upsert: true });
+      const stored = await system.db
+        .collection<{ vector: Binary }>('ai_embeddings')
+        .find({ siteId, model: LOCAL_EMBEDDING_MODEL, kind: 'item' }, { projection: { vector: 1 } })
+        .toArray();
+      const vectors = stored.map((document) => document.vector.toFloat32Array());
+      const headers = { authorization: `Bearer ${site.admin.token}`, 'x-site-id': site.siteId };
+      const requests = QUERIES.map((query) => ({
+        method: 'GET',
+        url: `${serverA}/api/v1/ai/search?q=${encodeURIComponent(query)}&limit=${LIMIT}`,
+        headers,
+      }));
+      const lumibase = async () => {
+        const answer = await load.ask<{ latencies: number[]; statuses: Record<string, number> }>(
+          'run',
+          { requests, concurrency: 1 },
+          120_000,
+        );
+        if (answer.statuses['200'] !== requests.length) throw new Error(`P8 search statuses ${JSON.stringify(answer.statuses)}`);
+        return percentile(answer.latencies, 0.5);
+      };
+      const bare = async () => {
+        const latencies: number[] = [];
+        for (const query of QUERIES) {
+          const started = performance.now();
+          const [vector] = await embedder.embed([query]);
+          bareTopK(vector as Float32Array, vectors, LIMIT);
+          latencies.push(performance.now() - started);
+        }
+        return percentile(latencies, 0.5);
+      };
+      const first = await site.admin.expect<unknown[]>(
+        200,
+        'GET',
+        `/ai/search?q=${encodeURIComponent(QUERIES[0] as string)}&limit=${LIMIT}`,
+        {
+          siteId: site.siteId,
+        },
+      );
+      if (first.length !== LIMIT) throw new Error(`P8 search found ${first.length} items, expected ${LIMIT}`);
+      await bare();
+      const result = await alternate(REPETITIONS, lumibase, bare);
+      details[`size${size}`] = { runs: result, vectors: vectors.length };
+      rows.push(
+        row({
+          id: 'P8',
+          name: `GET /ai/search p50 @${size} items`,
+          measured: result.measured,
+          baseline: result.baseline,
+          unit: 'ms',
+          goal: { op: '<=', value: 1.5 },
+          note: `bare: embed the query + exact top-${LIMIT} over ${vectors.length} Float32Arrays in-process`,
+        }),
+      );
+    }
+    rows.push(
+      row({
+        id: 'P8',
+        name: 'local embedder throughput',
+        measured: seeded / embedSeconds,
+        baseline: seeded / hashSeconds,
+        unit: 'items/s',
+        note: `${LOCAL_EMBEDDING_MODEL}, ${embedder.dims} dims; baseline: SHA-256 of the same texts`,
+      }),
+    );
+    details.embedder = { items: seeded, seconds: embedSeconds };
+    return { rows, details };
+  } finally {
+    await load.stop();
+  }
+}
