@@ -19,7 +19,7 @@ import { createStores } from './store/stores.js';
 import { registerWebhookModels, WebhookStore } from './store/webhook.store.js';
 import { createWebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { createWebhooksQueue } from './webhooks/webhooks.queue.js';
-import { composeEmbeddings, type EmbeddingsConfig, openEmbeddingsQueueing } from './embeddings/embeddings-domain.js';
+import { composeEmbeddings, type EmbeddingsConfig, openEmbeddingsQueueing } from './compose-embeddings.js';
 import type { Embedder } from './embeddings/embedder.js';
 import { createPlanner, type PlannerConfig } from './llm/create-planner.js';
 import { jsonModelOf } from './rag/index.js';

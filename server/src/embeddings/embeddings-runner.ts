@@ -3,7 +3,9 @@
 import type { Config } from '../config.js';
 import { PeriodicTask } from '../infrastructure/periodic-task.js';
 import type { Logger } from '../logger.js';
-import type { Embeddings } from './embeddings-domain.js';
+import type { EmbeddingBacklog } from '../store/ai/embedding-backlog.store.js';
+import type { EmbeddingIndexer } from './embedding-indexer.js';
+import type { EmbeddingsQueue } from './embeddings.queue.js';
 import { createEmbeddingsWorker } from './embeddings.worker.js';
 
 /** How often the backlog is looked at. */
@@ -24,7 +26,7 @@ export function startEmbeddingsRunner({
 }: {
   config: Pick<Config, 'QUEUE_PREFIX' | 'WORKER_CONCURRENCY' | 'EMBEDDINGS_RATE_LIMIT_PER_MINUTE'>;
   redisUrl: string;
-  embeddings: Pick<Embeddings, 'indexer' | 'backlog' | 'queue'>;
+  embeddings: { indexer: EmbeddingIndexer; backlog: EmbeddingBacklog; queue: EmbeddingsQueue };
   logger: Logger;
 }): EmbeddingsRunner {
   const running = createEmbeddingsWorker({
