@@ -40,8 +40,9 @@ describe(`${CONCURRENT} concurrent decisions of one approval across two servers`
         const name = `once_${iteration}`;
         const { approvalId, status } = await admin.via(servers[iteration % 2]!).chat(siteId, `create collection ${name}`);
         expect(status).toBe('pending_approval');
-        // Mostly approvals, some rejections racing them: whichever lands first wins, the others are 409.
-        const decisions = Array.from({ length: CONCURRENT }, () => (random.next() < 0.8 ? 'approved' : 'rejected'));
+        // Every other iteration only approvals; the others with rejections racing them. Whichever lands first wins, the others are 409.
+        const rejecting = iteration % 2 === 1 ? 0.2 : 0;
+        const decisions = Array.from({ length: CONCURRENT }, () => (random.next() < rejecting ? 'rejected' : 'approved'));
         const responses = await Promise.all(
           decisions.map((decision, index) =>
             approver
@@ -104,7 +105,9 @@ describe(`${CONCURRENT} concurrent decisions of one approval across two servers`
         await queue.close();
       }
       const approved = outcomes.filter(({ winner }) => winner === 'approved').length;
-      console.info(`concurrent-decisions: ${ITERATIONS} iterations × ${CONCURRENT} decisions; ${approved} approved, ${ITERATIONS - approved} rejected`);
+      console.info(
+        `concurrent-decisions: ${ITERATIONS} iterations × ${CONCURRENT} decisions; ${approved} approved, ${ITERATIONS - approved} rejected`,
+      );
     },
     faultTimeout(120_000, 900_000),
   );

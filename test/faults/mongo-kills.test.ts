@@ -1,4 +1,5 @@
 // R3: the embedded MongoDB (its own process, on a data directory) SIGKILLed and restarted while writers keep going:
+// biome-ignore-all lint/suspicious/noExplicitAny: response bodies are asserted by shape.
 // every request answers within seconds, a 2xx or a 503 and nothing else; everything acknowledged with a 2xx is there
 // afterwards; a write retried with its Idempotency-Key after the outage is stored exactly once.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -93,7 +94,14 @@ describe('MongoDB SIGKILLed and restarted under load', () => {
           if (n % 4 === 0) {
             // A Copilot turn that records a pending approval (no key: chat is not replayable, it must simply not lie).
             const answer = await send('POST', '/ai/chat', { message: `create collection c${n}` });
-            writes.push({ kind: 'approval', title: `c${n}`, key, status: answer.status, ms: Date.now() - started, id: answer.body?.data?.approvalId });
+            writes.push({
+              kind: 'approval',
+              title: `c${n}`,
+              key,
+              status: answer.status,
+              ms: Date.now() - started,
+              id: answer.body?.data?.approvalId,
+            });
           } else {
             const answer = await send('POST', '/items/posts', { data: { title } }, key);
             writes.push({ kind: 'item', title, key, status: answer.status, ms: Date.now() - started, id: answer.body?.data?.id });

@@ -1,4 +1,5 @@
 // R2: Redis (a private one, without persistence) killed for seconds while chats, decisions, item writes and webhook
+// biome-ignore-all lint/suspicious/noExplicitAny: response bodies are asserted by shape.
 // deliveries flow, then brought back empty: every answer is a 2xx for work that is stored or a 503 for work that is
 // not; afterwards nothing is left `executing`, every owed event is in the site's gap-free log, and every webhook
 // delivery of every event is done.
@@ -59,7 +60,14 @@ afterAll(async () => {
   await new Promise((closed) => receiver?.close(closed));
 });
 
-type Attempt = { what: 'chat' | 'decide' | 'item'; status: number | string; ms: number; approvalId?: string; itemId?: string; title?: string };
+type Attempt = {
+  what: 'chat' | 'decide' | 'item';
+  status: number | string;
+  ms: number;
+  approvalId?: string;
+  itemId?: string;
+  title?: string;
+};
 
 describe('Redis killed while work flows', () => {
   it(
@@ -161,7 +169,8 @@ describe('Redis killed while work flows', () => {
           (found) => found.status !== 'executing',
           { timeoutMs: 60_000, intervalMs: 500, what: `approval ${attempt.approvalId} out of executing` },
         );
-        if (attempt.status === 503) expect(approval, 'a refused decision changed nothing').toMatchObject({ status: 'pending', attempts: 0 });
+        if (attempt.status === 503)
+          expect(approval, 'a refused decision changed nothing').toMatchObject({ status: 'pending', attempts: 0 });
         else expect(approval, JSON.stringify(approval)).toMatchObject({ status: 'approved', attempts: 1 });
       }
       // Nothing anywhere is left executing.

@@ -52,7 +52,9 @@ describe('workers SIGKILLed at random points of approved jobs', () => {
       await admin.expect(201, 'POST', '/collections', { siteId, body: { name: 'posts', fields: [{ name: 'title', type: 'string' }] } });
       const items: string[] = [];
       for (let index = 0; index < KILLS; index++)
-        items.push((await admin.expect<{ id: string }>(201, 'POST', '/items/posts', { siteId, body: { data: { title: `t${index}` } } })).id);
+        items.push(
+          (await admin.expect<{ id: string }>(201, 'POST', '/items/posts', { siteId, body: { data: { title: `t${index}` } } })).id,
+        );
 
       const startWorker = () =>
         // Each worker pauses at its own random points, so that kills land before, inside and after skills.
@@ -62,12 +64,21 @@ describe('workers SIGKILLed at random points of approved jobs', () => {
         });
       const planned: Planned[] = [];
       const phases: Record<string, number> = {};
-      let worker = await startWorker();
-      for (let round = 0; round < KILLS; round++) {
+      // Two workers at a time, both killed each round at their own random moments while their replacements start
+      // (the starts overlap the round's work, and two kills cost one start's wait).
+      let live = await Promise.all([startWorker(), startWorker()]);
+      const startedAt = Date.now();
+      let kills = 0;
+      for (let round = 0; kills < KILLS; round++) {
+        const next = Promise.all([startWorker(), startWorker()]);
         const asks: Array<[string, (approvalId: string) => Planned]> = [
           [`create collection k${round}`, (approvalId) => ({ kind: 'collection', approvalId, name: `k${round}` })],
           [`add field f${round} to posts`, (approvalId) => ({ kind: 'field', approvalId, name: `f${round}` })],
-          [`delete item ${items[round]} from posts`, (approvalId) => ({ kind: 'deleteItem', approvalId, itemId: items[round]! })],
+          [`delete item ${items[2 * round]} from posts`, (approvalId) => ({ kind: 'deleteItem', approvalId, itemId: items[2 * round]! })],
+          [
+            `delete item ${items[2 * round + 1]} from posts`,
+            (approvalId) => ({ kind: 'deleteItem', approvalId, itemId: items[2 * round + 1]! }),
+          ],
         ];
         for (const [message, plan] of asks) {
           const reply = await admin.chat(siteId, message);
@@ -79,16 +90,21 @@ describe('workers SIGKILLed at random points of approved jobs', () => {
           });
           expect([200, 202], JSON.stringify(decided.body)).toContain(decided.status);
         }
-        // The next worker starts while this one works; this one dies at a random moment.
-        const next = startWorker();
-        await sleep(random.int(0, 1500));
-        const phase = phaseOf(worker);
-        phases[phase] = (phases[phase] ?? 0) + 1;
-        await worker.stop('SIGKILL');
-        worker = await next;
+        const killed = await Promise.all(
+          live.map(async (worker) => {
+            await sleep(random.int(0, 1500));
+            const phase = phaseOf(worker);
+            phases[phase] = (phases[phase] ?? 0) + 1;
+            await worker.stop('SIGKILL');
+            return phase;
+          }),
+        );
+        kills += killed.length;
+        live = await next;
+        console.info(`worker-kills: ${kills}/${KILLS} killed (${killed.join(', ')}), ${Date.now() - startedAt} ms in`);
       }
 
-      // The last worker lives: every approval settles.
+      // The last two workers live: every approval settles.
       for (const plan of planned) {
         const approval = await until(
           () => admin.expect(200, 'GET', `/ai/approvals/${plan.approvalId}`, { siteId }),
@@ -147,6 +163,6 @@ describe('workers SIGKILLed at random points of approved jobs', () => {
       expect(await admin.expect(200, 'GET', '/ai/audit/verify', { siteId })).toMatchObject({ valid: true });
       console.info(`worker-kills: ${KILLS} SIGKILLs over ${planned.length} approved jobs; killed ${JSON.stringify(phases)}`);
     },
-    faultTimeout(150_000, 900_000),
+    faultTimeout(600_000, 1_800_000),
   );
 });

@@ -138,7 +138,10 @@ function assertEnvelope(operation: ApiOperation, status: number, text: string, w
   }
   const parsed = JSON.parse(text) as Record<string, unknown>;
   if (status < 300) {
-    expect(Object.keys(parsed).every((key) => key === 'data' || key === 'meta'), `${what}: ${text.slice(0, 200)}`).toBe(true);
+    expect(
+      Object.keys(parsed).every((key) => key === 'data' || key === 'meta'),
+      `${what}: ${text.slice(0, 200)}`,
+    ).toBe(true);
     expect(parsed, what).toHaveProperty('data');
     return;
   }
@@ -183,7 +186,9 @@ describe('every route of the OpenAPI table, fuzzed', () => {
     // The generated requests got past validation and authorisation as well as being refused by them.
     expect([...statuses.keys()].some((status) => status >= 200 && status < 300)).toBe(true);
     expect(statuses.has(400) && statuses.has(401) && statuses.has(403)).toBe(true);
-    console.info(`every-route fuzz: ${covered.length} routes × ${RUNS_PER_ROUTE}; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.info(
+      `every-route fuzz: ${covered.length} routes × ${RUNS_PER_ROUTE}; statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
     // The server lived through it.
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
   }, 240_000);
