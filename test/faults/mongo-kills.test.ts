@@ -1,7 +1,7 @@
 // R3: the embedded MongoDB (its own process, on a data directory) SIGKILLed and restarted while writers keep going:
-// biome-ignore-all lint/suspicious/noExplicitAny: response bodies are asserted by shape.
 // every request answers within seconds, a 2xx or a 503 and nothing else; everything acknowledged with a 2xx is there
 // afterwards; a write retried with its Idempotency-Key after the outage is stored exactly once.
+// biome-ignore-all lint/suspicious/noExplicitAny: response bodies are asserted by shape.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
 // R2: Redis (a private one, without persistence) killed for seconds while chats, decisions, item writes and webhook
-// biome-ignore-all lint/suspicious/noExplicitAny: response bodies are asserted by shape.
 // deliveries flow, then brought back empty: every answer is a 2xx for work that is stored or a 503 for work that is
 // not; afterwards nothing is left `executing`, every owed event is in the site's gap-free log, and every webhook
 // delivery of every event is done.
+// biome-ignore-all lint/suspicious/noExplicitAny: response bodies are asserted by shape.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MongoClient } from 'mongodb';

@@ -88,7 +88,9 @@ describe('generated handshakes and event payloads', () => {
           expect(['connected', 'UNAUTHENTICATED', 'FORBIDDEN'], JSON.stringify({ handshake, extraHeaders }).slice(0, 300)).toContain(
             result,
           );
-          if (result === 'connected') for (const [name, payload] of events) socket.socket.emit(name, payload);
+          if (result === 'connected')
+            for (const [name, payload] of events)
+              (socket.socket as unknown as { emit(event: string, data: unknown): void }).emit(name, payload);
         } finally {
           socket.close();
         }

@@ -14,6 +14,8 @@ export interface AuditRepository {
   readonly siteId: string;
   append(entry: NewAuditEntry): Promise<AuditEntry>;
   list(options?: { limit?: number; offset?: number }): Promise<AuditEntry[]>;
+  /** The entries about one approval, oldest first. */
+  ofApproval(approvalId: string): Promise<AuditEntry[]>;
   count(): Promise<number>;
   /** Walks the chain in seq order with a cursor (bounded memory) and names the first broken seq. */
   verify(): Promise<AuditVerification>;
@@ -140,6 +142,14 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
       .sort({ createdAt: -1, _id: -1 })
       .skip(offset)
       .limit(limit)
+      .lean<AuditDocument[]>();
+    return documents.map(toAuditEntry);
+  }
+
+  async ofApproval(approvalId: string): Promise<AuditEntry[]> {
+    const documents = await this.models.audit
+      .find(this.scoped({ approvalId }))
+      .sort({ createdAt: 1, _id: 1 })
       .lean<AuditDocument[]>();
     return documents.map(toAuditEntry);
   }
