@@ -18,9 +18,13 @@ import { createStores } from './store/stores.js';
 import { registerWebhookModels, WebhookStore } from './store/webhook.store.js';
 import { createWebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { createWebhooksQueue } from './webhooks/webhooks.queue.js';
+import { composeEmbeddings, type EmbeddingsConfig, openEmbeddingsQueueing } from './embeddings/embeddings-domain.js';
+import type { Embedder } from './embeddings/embedder.js';
+import { createPlanner, type PlannerConfig } from './llm/create-planner.js';
+import { jsonModelOf } from './rag/index.js';
 
 export interface DomainOptions {
-  config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS'>;
+  config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS'> & EmbeddingsConfig & PlannerConfig;
   /** For BullMQ producers (the webhooks queue). */
   redisUrl: string;
   logger: Logger;
@@ -30,18 +34,34 @@ export interface DomainOptions {
   publish: (event: SiteEvent) => void;
   /** scrypt cost; unset is the hasher's production default. */
   scryptParameters?: { N: number; r: number; p: number };
+  /** The embedder; unset is the one the configuration picks. */
+  embedder?: Embedder;
 }
 
-export async function composeDomain({ config, logger, mongo, redis, redisUrl, publish, scryptParameters }: DomainOptions) {
+export async function composeDomain({ config, logger, mongo, redis, redisUrl, publish, scryptParameters, embedder }: DomainOptions) {
   const eventLog = await createEventLog(mongo, { retentionDays: config.EVENT_RETENTION_DAYS });
   const webhookModels = registerWebhookModels(mongo);
   await Promise.all([webhookModels.Webhook.init(), webhookModels.WebhookDelivery.init()]);
   const webhooks = (siteId: string) => new WebhookStore(webhookModels, siteId);
   const webhooksQueue = createWebhooksQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
   // Every relayed event also becomes the deliveries of the site's webhooks subscribed to it.
-  const onAppended = createWebhookDispatcher({ webhooks, queue: webhooksQueue });
+  const dispatchWebhooks = createWebhookDispatcher({ webhooks, queue: webhooksQueue });
+  // Every relayed content change also queues the embedding of what it changed (never failing for want of Redis).
+  const embeddingsQueueing = await openEmbeddingsQueueing({ config, mongo, redisUrl, logger });
+  const onAppended = async (event: SiteEvent, eventId: string) => {
+    await embeddingsQueueing.enqueuer.onEvent(event);
+    await dispatchWebhooks(event, eventId);
+  };
   const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish, logger, onAppended });
   const stores = await createStores(mongo, { relay });
+  const embeddings = await composeEmbeddings({
+    config,
+    mongo,
+    stores,
+    queueing: embeddingsQueueing,
+    logger,
+    ...(embedder ? { embedder } : {}),
+  });
   const aiStores = new AiStores(mongo, relay);
   await aiStores.ensureIndexes();
   const events = new DomainEvents((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
@@ -55,7 +75,23 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     events,
   });
   const revisions = new RevisionsService({ stores, audit: (siteId) => aiStores.forSite(siteId).audit });
-  const executors = createSkillExecutors({ ...services, operations: aiStores, revisions });
+  // A deleted site's vectors go with it.
+  events.on('site-removed', ({ siteId }) => {
+    embeddings
+      .embeddings(siteId)
+      .removeAll()
+      .catch((error: unknown) => logger.warn({ err: error, siteId }, 'could not remove a site’s vectors'));
+  });
+  // The RAG skills' one model call goes to the Copilot's provider (the Copilot logs a fallback to echo; not again here).
+  const jsonModel = jsonModelOf(createPlanner(config, { retry: { logger } }));
+  const executors = createSkillExecutors({
+    ...services,
+    operations: aiStores,
+    revisions,
+    search: embeddings.search,
+    embedder: embeddings.embedder,
+    jsonModel,
+  });
   // What an approval would change, taken by the gate, re-checked by the decider and the worker.
   const approvalTargets = new StoreApprovalTargets(stores);
   return {
@@ -70,8 +106,13 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     approvalTargets,
     webhooks,
     webhooksQueue,
-    /** Closes the connections the domain opened itself (the webhooks queue). */
-    close: () => webhooksQueue.close(),
+    /** Vectors, the embeddings queue and its backlog, search; `embeddings.enqueuer.enqueue(job)` re-embeds a target. */
+    embeddings,
+    /** Closes the connections the domain opened itself (the webhooks and embeddings queues). */
+    close: async () => {
+      await webhooksQueue.close();
+      await embeddingsQueueing.queue.close();
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import type { Domain } from './compose-domain.js';
 import type { Config } from './config.js';
 import { type SiteRouter, createApiRouter } from './http/api.router.js';
 import { createRevisionsRouter } from './http/revisions.router.js';
+import { createSearchRouter } from './http/search.router.js';
 import { createHttpApp } from './http/app.js';
 import { createQueueDashboard } from './http/queue-dashboard.js';
 import { createWebhooksRouter } from './http/webhooks.router.js';
@@ -71,6 +72,7 @@ export async function composeServer({
     copilot.siteRouter,
     { path: '/items', router: createRevisionsRouter({ revisions: domain.revisions }) },
     { path: '/webhooks', router: createWebhooksRouter({ webhooks }) },
+    { path: '/ai', router: createSearchRouter({ search: domain.embeddings.search }) },
   ];
   const idempotencyStore = new IdempotencyStore(stores.models.idempotency, config.IDEMPOTENCY_RETENTION_SECONDS * 1000);
   const api = createApiRouter({

@@ -14,6 +14,12 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 /** The language-model providers LLM_PROVIDER names (llm/create-planner.ts says what each needs). */
 export const LLM_PROVIDERS = ['echo', 'openai', 'anthropic', 'gemini', 'workers-ai'] as const;
 
+/** The embedders EMBEDDINGS_PROVIDER names (embeddings/create-embedder.ts says what each needs). */
+export const EMBEDDINGS_PROVIDERS = ['local', 'openai', 'gemini', 'workers-ai'] as const;
+
+/** VECTOR_SEARCH: exact cosine over the site's vectors, or MongoDB's $vectorSearch (8.2+ or Atlas). */
+export const VECTOR_SEARCH_MODES = ['exact', 'mongodb'] as const;
+
 interface Setting {
   schema: z.ZodType;
   /** What the variable accepts, in words: printed when a value is refused. */
@@ -134,6 +140,37 @@ export const SETTINGS = {
     schema: z.url().optional(),
     accepts: 'an http(s) URL',
     description: 'Cloudflare API base for Workers AI (default https://api.cloudflare.com/client/v4)',
+  },
+  EMBEDDINGS_PROVIDER: {
+    schema: z.enum(EMBEDDINGS_PROVIDERS).default('local'),
+    accepts: `one of ${EMBEDDINGS_PROVIDERS.join(', ')}`,
+    default: 'local',
+    description: 'Embedder behind search and the RAG skills (local: offline feature hashing; local when credentials are missing)',
+  },
+  EMBEDDINGS_MODEL: {
+    schema: z.string().min(1).optional(),
+    accepts: 'a model name',
+    description:
+      "The embedder's model (default local-hash-v1, text-embedding-3-small, gemini-embedding-001, @cf/baai/bge-base-en-v1.5); changing it re-embeds each site",
+  },
+  EMBEDDINGS_RATE_LIMIT_PER_MINUTE: {
+    schema: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    accepts: 'an integer from 0 to 1000000',
+    default: '0',
+    description: "Embeddings jobs per minute at most across a worker (a provider's rate limit); 0: unlimited",
+  },
+  EMBEDDINGS_DEBOUNCE_MS: {
+    schema: z.coerce.number().int().min(0).max(60_000).default(250),
+    accepts: 'milliseconds from 0 to 60000',
+    default: '250',
+    description: 'How long an embeddings job waits before it runs, so quick successive changes of an item share one embedding',
+  },
+  VECTOR_SEARCH: {
+    schema: z.enum(VECTOR_SEARCH_MODES).default('exact'),
+    accepts: `one of ${VECTOR_SEARCH_MODES.join(', ')}`,
+    default: 'exact',
+    description:
+      "Search: exact cosine over the site's vectors, or MongoDB's $vectorSearch (MongoDB 8.2+ or Atlas, with the README's index)",
   },
   LLM_TIMEOUT_MS: {
     schema: z.coerce.number().int().min(1000).max(600_000).default(30_000),

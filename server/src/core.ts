@@ -14,3 +14,4 @@ export { createSkillExecutionQueue } from './approvals/skill-execution.queue.js'
 export { createSkillExecutionWorker } from './approvals/skill-execution.worker.js';
 export { SITE_EVENT_CHANNEL } from './realtime/socket-server.js';
 export { createWebhooksWorker } from './webhooks/webhooks.worker.js';
+export { startEmbeddingsRunner } from './embeddings/embeddings-runner.js';

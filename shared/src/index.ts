@@ -20,6 +20,7 @@ export * from './api/revisions.js';
 export * from './api/conversations.js';
 export * from './api/health.js';
 export * from './api/webhooks.js';
+export * from './api/search.js';
 export * from './events.js';
 export * from './decider.js';
 export * from './jobs.js';

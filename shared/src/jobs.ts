@@ -17,5 +17,31 @@ export function skillExecutionJobId({ approvalId, attempt }: Pick<SkillExecution
   return `${approvalId}-${attempt}`;
 }
 
+export const EMBEDDINGS_QUEUE = 'embeddings';
+
+/**
+ * What to (re-)embed; the processor reads the current content from MongoDB, so a job names its target only.
+ * `item`: one item (created, updated, restored or deleted); `collection`: a collection's schema and items
+ * (its fields changed, it was created, deleted or restored); `site`: every item of the site (a model change).
+ */
+export const EmbeddingJob = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('item'), siteId: z.string().min(1), collection: z.string().min(1), itemId: z.string().min(1) }),
+  z.object({ kind: z.literal('collection'), siteId: z.string().min(1), collection: z.string().min(1) }),
+  z.object({ kind: z.literal('site'), siteId: z.string().min(1) }),
+]);
+export type EmbeddingJob = z.infer<typeof EmbeddingJob>;
+
+/** One deduplication id per target: a burst of changes to one item leaves one job waiting (BullMQ refuses ':'). */
+export function embeddingJobKey(job: EmbeddingJob): string {
+  switch (job.kind) {
+    case 'item':
+      return `item-${job.siteId}-${job.collection}-${job.itemId}`;
+    case 'collection':
+      return `collection-${job.siteId}-${job.collection}`;
+    case 'site':
+      return `site-${job.siteId}`;
+  }
+}
+
 /** Every BullMQ queue LumiBase runs: what the queue dashboard shows. */
-export const QUEUE_NAMES = [SKILL_EXECUTION_QUEUE, WEBHOOKS_QUEUE] as const;
+export const QUEUE_NAMES = [SKILL_EXECUTION_QUEUE, WEBHOOKS_QUEUE, EMBEDDINGS_QUEUE] as const;

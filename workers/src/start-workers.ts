@@ -1,6 +1,6 @@
 // The workers' object graph: domain (the server's core) → skill-execution and webhooks processors → reconciler.
 // Site events the workers' writes owe are pushed to every server through the socket.io Redis emitter.
-import { SKILL_EXECUTION_QUEUE, type SiteEvent, WEBHOOKS_QUEUE } from '@lumibase/shared';
+import { EMBEDDINGS_QUEUE, SKILL_EXECUTION_QUEUE, type SiteEvent, WEBHOOKS_QUEUE } from '@lumibase/shared';
 import {
   ApprovalJobRunner,
   type Config,
@@ -10,6 +10,7 @@ import {
   createSkillExecutionQueue,
   createSkillExecutionWorker,
   createWebhooksWorker,
+  startEmbeddingsRunner,
   type Infrastructure,
   type Logger,
   Reconciler,
@@ -90,6 +91,9 @@ export async function startWorkers({
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
   });
 
+  // Content changes become vectors: the embeddings worker, and the drain of jobs a Redis outage left in MongoDB.
+  const embeddings = startEmbeddingsRunner({ config, redisUrl: infrastructure.redisUrl, embeddings: domain.embeddings, logger });
+
   const queue = createSkillExecutionQueue({ redisUrl: infrastructure.redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const reconciler = new Reconciler({ relay: domain.relay, approvals: domain.aiStores.models.approvals, queue, logger });
   reconciler.start(config.RECONCILE_INTERVAL_MS);
@@ -97,6 +101,10 @@ export async function startWorkers({
   expirySweep.start(config.APPROVAL_EXPIRY_SWEEP_MS);
   logger.info({ queue: SKILL_EXECUTION_QUEUE, prefix: config.QUEUE_PREFIX, concurrency: config.WORKER_CONCURRENCY }, 'workers started');
   logger.info({ queue: WEBHOOKS_QUEUE, prefix: config.QUEUE_PREFIX }, 'webhooks worker started');
+  logger.info(
+    { queue: EMBEDDINGS_QUEUE, prefix: config.QUEUE_PREFIX, model: domain.embeddings.embedder.model },
+    'embeddings worker started',
+  );
 
   return {
     worker: skillExecution.worker,
@@ -107,6 +115,7 @@ export async function startWorkers({
       await reconciler.stop();
       await skillExecution.close();
       await webhooks.close();
+      await embeddings.stop();
       await domain.close();
       await queue.close();
       if (emitterClient.isReady) await emitterClient.quit().catch(() => emitterClient.destroy());

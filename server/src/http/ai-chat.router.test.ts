@@ -113,9 +113,12 @@ describe('the echo planner through /ai/chat', () => {
     expect(updated).toMatchObject({ status: 'executed', data: { id: itemId, data: { title: 'First post', body: 'Edited' } } });
 
     const suggested = (await chat(admin, 'suggest field for posts: a hero image')).body.data;
-    expect(suggested).toMatchObject({ status: 'executed', data: { available: false, skill: 'aiSuggestField' } });
+    expect(suggested).toMatchObject({
+      status: 'executed',
+      data: { suggestion: { name: expect.any(String) }, rationale: expect.any(String) },
+    });
     const assisted = (await chat(admin, 'assist body in posts: make it shorter')).body.data;
-    expect(assisted).toMatchObject({ status: 'executed', data: { available: false, skill: 'aiContentAssist' } });
+    expect(assisted).toMatchObject({ status: 'executed', data: { field: 'body', rationale: expect.any(String) } });
   });
 
   it('gates the dangerous phrases as pending approvals holding the parsed arguments', async () => {

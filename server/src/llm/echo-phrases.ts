@@ -95,6 +95,17 @@ export const ECHO_PHRASES: readonly EchoPhrase[] = [
     pattern: phrase(`assist ${TOKEN} in (\\S+?)\\s*:\\s*${REST}`),
     toToolCall: ([field, collection, instruction]) => ({ name: 'aiContentAssist', arguments: { collection, field, instruction } }),
   },
+  // `search for …` first: otherwise `search for cats for dogs` would read `for` as a collection name.
+  {
+    usage: 'search for <query>',
+    pattern: phrase(`search for ${REST}`),
+    toToolCall: ([query]) => ({ name: 'searchItems', arguments: { query } }),
+  },
+  {
+    usage: 'search <collection> for <query>',
+    pattern: phrase(`search ${TOKEN} for ${REST}`),
+    toToolCall: ([collection, query]) => ({ name: 'searchItems', arguments: { collection, query } }),
+  },
 ];
 
 /** The message as the phrases see it: trimmed, trailing `.` and `!` dropped. */

@@ -57,6 +57,8 @@ describe('the echo planner', () => {
         'aiContentAssist',
         { collection: 'posts', field: 'body', instruction: 'make it friendlier' },
       ],
+      ['search for chocolate cake recipes', 'searchItems', { query: 'chocolate cake recipes' }],
+      ['search posts for chocolate cake', 'searchItems', { collection: 'posts', query: 'chocolate cake' }],
     ];
 
     it.each(cases)('"%s" → %s', async (message, name, args) => {
@@ -66,7 +68,7 @@ describe('the echo planner', () => {
     });
 
     it('covers every phrase of the table and every skill but updateField', () => {
-      expect(ECHO_PHRASES).toHaveLength(12);
+      expect(ECHO_PHRASES).toHaveLength(14);
       const skills = new Set(cases.map(([, name]) => name));
       expect([...Object.keys(SKILLS)].filter((name) => !skills.has(name))).toEqual(['updateField']);
     });
@@ -106,6 +108,14 @@ describe('the echo planner', () => {
       expect(await callOf('assist body in posts : shorten it')).toEqual({
         name: 'aiContentAssist',
         arguments: { collection: 'posts', field: 'body', instruction: 'shorten it' },
+      });
+    });
+
+    it('reads `search for …` as a query over the whole site, whatever words follow', async () => {
+      expect(await callOf('Search For cats for dogs.')).toEqual({ name: 'searchItems', arguments: { query: 'cats for dogs' } });
+      expect(await callOf('search Posts for Hello World')).toEqual({
+        name: 'searchItems',
+        arguments: { collection: 'Posts', query: 'Hello World' },
       });
     });
 

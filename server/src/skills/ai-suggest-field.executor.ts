@@ -1,10 +1,16 @@
-// aiSuggestField: not available until embeddings exist; it still checks the collection, so mistakes show.
-import { notAvailableYet } from './not-available-yet.js';
+// aiSuggestField: a field the collection lacks, from the fields nearest the description (the site's and a catalog's).
+// It suggests; it creates nothing.
+import { UnavailableError } from '@lumibase/shared';
+import { suggestField } from '../rag/index.js';
 import type { ExecutorFactory } from './skill-dependencies.js';
 
 export const aiSuggestFieldExecutor: ExecutorFactory<'aiSuggestField'> =
-  ({ collections }) =>
-  async ({ collection }, { siteId }) => {
-    await collections.get(siteId, collection);
-    return notAvailableYet('aiSuggestField', 'suggesting a field from similar content');
+  ({ collections, embedder, jsonModel }) =>
+  async ({ collection, description }, { siteId }) => {
+    const target = await collections.get(siteId, collection);
+    if (!embedder) throw new UnavailableError({ message: 'Suggestions are not available in this process' });
+    const siteFields = (await collections.listAll(siteId)).flatMap((other) =>
+      other.fields.map((field) => ({ collection: other.name, field })),
+    );
+    return suggestField({ collection: target, description, siteFields }, { embedder, model: jsonModel });
   };

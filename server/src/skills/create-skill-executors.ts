@@ -11,6 +11,7 @@ import { deleteItemExecutor } from './delete-item.executor.js';
 import { deleteUserExecutor } from './delete-user.executor.js';
 import { listCollectionsExecutor } from './list-collections.executor.js';
 import { listItemsExecutor } from './list-items.executor.js';
+import { searchItemsExecutor } from './search-items.executor.js';
 import type { SkillDependencies } from './skill-dependencies.js';
 import { updateFieldExecutor } from './update-field.executor.js';
 import { updateItemExecutor } from './update-item.executor.js';
@@ -31,5 +32,6 @@ export function createSkillExecutors(dependencies: SkillDependencies): SkillExec
     deleteUser: deleteUserExecutor(dependencies),
     aiSuggestField: aiSuggestFieldExecutor(dependencies),
     aiContentAssist: aiContentAssistExecutor(dependencies),
+    searchItems: searchItemsExecutor(dependencies),
   };
 }

@@ -9,6 +9,9 @@ import type { MembersService } from '../services/members.service.js';
 import type { SiteAccessService } from '../services/site-access.service.js';
 import type { WriteContext } from '../services/write-context.js';
 import type { OperationRepository } from '../store/ai/operation.store.js';
+import type { SearchService } from '../search/search.service.js';
+import type { Embedder } from '../embeddings/embedder.js';
+import type { JsonModel } from '../rag/index.js';
 
 export interface SkillDependencies {
   collections: Pick<CollectionsService, 'listAll' | 'get' | 'create' | 'remove'>;
@@ -20,6 +23,12 @@ export interface SkillDependencies {
   operations: { forSite(siteId: string): { operations: OperationRepository } };
   /** Finds the revision that undoes an item change (deleteItem's result carries it for the Copilot's Undo). */
   revisions?: Pick<RevisionsService, 'undoFor'>;
+  /** Semantic search over the site's vectors (searchItems, and the retrieval of the RAG skills); the domain always gives it. */
+  search?: Pick<SearchService, 'search' | 'nearest' | 'model'>;
+  /** The site's embedder (aiSuggestField embeds the description and the fields it compares). */
+  embedder?: Embedder;
+  /** The language model the RAG skills ask for one JSON answer; absent under echo (they answer from retrieval alone). */
+  jsonModel?: JsonModel | undefined;
   clock?: () => Date;
 }
 

@@ -13,6 +13,7 @@ import type { AiStores } from '../store/ai/ai-stores.js';
 import type { Stores } from '../store/stores.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { createTestStores } from '../testing/test-stores.js';
+import { createTestSearch, type TestSearch } from '../testing/test-search.js';
 import { createSkillExecutors } from './create-skill-executors.js';
 
 let database: TestDatabase;
@@ -26,6 +27,7 @@ let services: {
   access: SiteAccessService;
 };
 let executors: SkillExecutors;
+let search: TestSearch;
 
 beforeAll(async () => {
   database = await openTestDatabase('skill_executors');
@@ -37,7 +39,8 @@ beforeAll(async () => {
     members: new MembersService(stores, new DomainEvents()),
     access: new SiteAccessService(stores),
   };
-  executors = createSkillExecutors({ ...services, operations: aiStores });
+  search = await createTestSearch(database.connection, stores);
+  executors = createSkillExecutors({ ...services, operations: aiStores, search: search.search, embedder: search.embedder });
 });
 afterAll(async () => database?.close());
 
@@ -286,19 +289,39 @@ describe('when a run is refused', () => {
 });
 
 describe('the RAG skills', () => {
-  it('answer plainly that they are not available yet, suggesting nothing', async () => {
-    const { siteId } = await siteWithPosts();
+  it('under echo answer from retrieval alone: a new field for the collection, a value that fits the field', async () => {
+    const { siteId, itemIds } = await siteWithPosts(0);
+    const first = await services.items.create(siteId, 'posts', {
+      title: 'Sourdough basics',
+      body: 'Feed the starter with flour and water every day. Keep it warm. Bake when it doubles.',
+    });
+    await services.items.create(siteId, 'posts', { title: 'Rye bread', body: 'Rye flour makes a dense, sour loaf.' });
+    itemIds.push(first.id);
+    await search.indexer.indexSite(siteId);
     const context = contextIn(siteId);
-    expect(await executors.aiSuggestField({ collection: 'posts', description: 'a hero image' }, context)).toEqual({
-      available: false,
-      skill: 'aiSuggestField',
-      message: expect.stringMatching(/^aiSuggestField is not available yet: .*embeddings/),
-    });
-    expect(await executors.aiContentAssist({ collection: 'posts', field: 'body', instruction: 'make it shorter' }, context)).toEqual({
-      available: false,
-      skill: 'aiContentAssist',
-      message: expect.stringMatching(/^aiContentAssist is not available yet: /),
-    });
+    const suggested = (await executors.aiSuggestField({ collection: 'posts', description: 'a short teaser shown in lists' }, context)) as {
+      suggestion: Field;
+      rationale: string;
+      similar: unknown[];
+    };
+    expect(['title', 'body']).not.toContain(suggested.suggestion.name);
+    expect(suggested.suggestion.name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
+    expect(suggested.rationale.length).toBeGreaterThan(0);
+    expect(await executors.aiSuggestField({ collection: 'posts', description: 'a short teaser shown in lists' }, context)).toEqual(
+      suggested,
+    );
+    const assisted = (await executors.aiContentAssist(
+      { collection: 'posts', field: 'body', instruction: 'summarise it', itemId: first.id },
+      context,
+    )) as { field: string; value: unknown; sources: { id: string }[] };
+    expect(assisted.field).toBe('body');
+    expect(typeof assisted.value).toBe('string');
+    expect(String(assisted.value)).toContain('starter');
+    expect(assisted.sources.map((source) => source.id)).toContain(first.id);
+    // Nothing was written.
+    expect((await services.items.get(siteId, 'posts', first.id)).data.body).toBe(
+      'Feed the starter with flour and water every day. Keep it warm. Bake when it doubles.',
+    );
   });
 
   it('still say when the collection, field or item asked about does not exist', async () => {

@@ -77,6 +77,10 @@ export const VALID_ARGUMENTS: { [Name in SkillName]: fc.Arbitrary<Record<string,
     { collection: nameArbitrary, field: nameArbitrary, instruction: textArbitrary, itemId: idArbitrary },
     { requiredKeys: ['collection', 'field', 'instruction'] },
   ),
+  searchItems: fc.record(
+    { query: textArbitrary.filter((text) => text.length <= 500), collection: nameArbitrary, limit: fc.integer({ min: 1, max: 50 }) },
+    { requiredKeys: ['query'] },
+  ),
 };
 
 export interface GeneratedCall {

@@ -13,6 +13,9 @@ import { composeDomain } from '../compose-domain.js';
 import { type ComposedServer, composeServer } from '../compose-server.js';
 import { loadConfig, studioUrl } from '../config.js';
 import { createWebhooksWorker } from '../webhooks/webhooks.worker.js';
+import { createEmbedder } from '../embeddings/create-embedder.js';
+import type { Embedder } from '../embeddings/embedder.js';
+import { type EmbeddingsRunner, startEmbeddingsRunner } from '../embeddings/embeddings-runner.js';
 import type { SkillExecutors } from '../harness/skill-executors.js';
 import { createLogger } from '../logger.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
@@ -43,6 +46,8 @@ export interface TestServer {
   database: TestDatabase;
   redis: RedisClientType;
   composed: ComposedServer;
+  /** The in-process embeddings worker (and its backlog drain). */
+  embeddingsRunner: EmbeddingsRunner;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   login(email: string, password: string, address?: string): Promise<string>;
   /** A fresh user with a membership in `siteId` (when given), signed in. */
@@ -64,6 +69,8 @@ export interface TestServerParts {
   queue?: (real: SkillExecutionQueue) => SkillExecutionQueue;
   /** Hash passwords at the production cost (~50 ms), for tests of what that cost makes possible. */
   productionScrypt?: boolean;
+  /** The embedder of the domain and the in-process embeddings worker (a test counts its calls through it). */
+  embedder?: (real: Embedder) => Embedder;
 }
 
 let counter = 0;
@@ -95,7 +102,9 @@ export async function startTestServer(
     redisUrl,
     publish: () => {},
     ...(parts.productionScrypt ? {} : { scryptParameters: TEST_SCRYPT }),
+    ...(parts.embedder ? { embedder: parts.embedder(createEmbedder(config)) } : {}),
   });
+
   const executors = parts.executors ? parts.executors(domain.executors) : domain.executors;
   const realQueue = createSkillExecutionQueue({ redisUrl, prefix, logger });
   const queue = parts.queue ? parts.queue(realQueue) : realQueue;
@@ -123,6 +132,7 @@ export async function startTestServer(
     studioUrl: studioUrl(config),
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
   });
+  const embeddingsRunner = startEmbeddingsRunner({ config, redisUrl, embeddings: domain.embeddings, logger });
   const composed = await composeServer({ config, logger, redis, redisUrl, domain: { ...domain, executors }, queue, dependencies: [] });
   const httpServer = composed.app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
@@ -204,6 +214,7 @@ export async function startTestServer(
     database,
     redis,
     composed,
+    embeddingsRunner,
     request,
     login,
     createMember,
@@ -219,6 +230,7 @@ export async function startTestServer(
       await realQueue.close();
       await composed.close();
       await webhooksWorker.close();
+      await embeddingsRunner.stop();
       await domain.close();
       const keys = await redis.keys(`${prefix}:*`);
       if (keys.length > 0) await redis.del(keys);

@@ -17,6 +17,7 @@ const EXPECTED_NAMES = [
   'deleteUser',
   'aiSuggestField',
   'aiContentAssist',
+  'searchItems',
 ];
 
 const EXPECTED_CAPABILITIES: Record<string, string[]> = {
@@ -33,12 +34,13 @@ const EXPECTED_CAPABILITIES: Record<string, string[]> = {
   deleteUser: ['users:write'],
   aiSuggestField: ['schema:read'],
   aiContentAssist: ['content:read'],
+  searchItems: ['content:read'],
 };
 
 describe('the skill catalog', () => {
-  it('holds the 13 skills of the seeds, each under its own name', () => {
+  it('holds the 13 skills of the seeds and searchItems, each under its own name', () => {
     expect(SKILL_NAMES).toEqual(EXPECTED_NAMES);
-    expect(SKILL_LIST).toHaveLength(13);
+    expect(SKILL_LIST).toHaveLength(14);
     for (const name of SKILL_NAMES) expect(SKILLS[name].name).toBe(name);
   });
 

@@ -1,8 +1,9 @@
-// The Copilot's skill catalog: the 13 skills, looked up by name.
+// The Copilot's skill catalog: the 14 skills, looked up by name.
 import type { z } from 'zod';
 import { createItem, deleteItem, listItems, updateItem } from './content-skills.js';
 import type { SkillDefinition } from './define-skill.js';
 import { aiContentAssist, aiSuggestField } from './rag-skills.js';
+import { searchItems } from './search-skills.js';
 import { createCollection, createField, deleteCollection, deleteField, listCollections, updateField } from './schema-skills.js';
 import { deleteUser } from './user-skills.js';
 
@@ -20,6 +21,7 @@ export const SKILLS = {
   deleteUser,
   aiSuggestField,
   aiContentAssist,
+  searchItems,
 } as const;
 
 export type Skills = typeof SKILLS;

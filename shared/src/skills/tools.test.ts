@@ -36,7 +36,7 @@ function keywordsOf(schema: unknown, found = new Set<string>()): Set<string> {
 describe('getAISkillsAsTools', () => {
   const tools = getAISkillsAsTools();
 
-  it('lists the 13 skills as OpenAI function tools with object parameters', () => {
+  it('lists the 14 skills as OpenAI function tools with object parameters', () => {
     expect(tools.map((tool) => tool.function.name)).toEqual(SKILL_NAMES);
     for (const tool of tools) {
       expect(tool.type).toBe('function');
@@ -73,6 +73,7 @@ describe('getAISkillsAsTools', () => {
       deleteUser: ['userId'],
       aiSuggestField: ['collection', 'description'],
       aiContentAssist: ['collection', 'field', 'instruction'],
+      searchItems: ['query'],
     });
     const properties = Object.fromEntries(
       tools.map((tool) => [tool.function.name, Object.keys(tool.function.parameters.properties as object)]),

@@ -119,12 +119,16 @@ function noteReads(readBefore: ReadBefore[], skill: string, args: unknown, data:
     : Array.isArray(data)
       ? data
       : [];
-  const ids = items.flatMap((item) => (typeof (item as { id?: unknown })?.id === 'string' ? [(item as { id: string }).id] : []));
+  // An item may name its own collection (search results span collections); else the call's collection.
+  const read = items.flatMap((item) => {
+    const { id, collection: own } = (item ?? {}) as { id?: unknown; collection?: unknown };
+    return typeof id === 'string' ? [{ id, collection: typeof own === 'string' ? own : collection }] : [];
+  });
   const itemId = typeof (args as { itemId?: unknown })?.itemId === 'string' ? (args as { itemId: string }).itemId : undefined;
-  if (itemId) ids.push(itemId);
+  if (itemId) read.push({ id: itemId, collection });
   const entries =
-    ids.length > 0
-      ? ids.map((id) => ({ skill, ...(collection ? { collection } : {}), id }))
+    read.length > 0
+      ? read.map(({ id, collection: of }) => ({ skill, ...(of ? { collection: of } : {}), id }))
       : [{ skill, ...(collection ? { collection } : {}) }];
   for (const entry of entries) if (readBefore.length < READ_BEFORE_MAX) readBefore.push(entry);
 }

@@ -1,0 +1,141 @@
+// Semantic search of one site: the query embedded with the site's current model, the nearest item vectors, the
+// items as they are now. `pending` tells how many items have no up-to-date vector; items left behind for long
+// (a model change, a lost job) get the site re-embedded in the background.
+import { type SearchHit, type SearchResult, UnavailableError } from '@lumibase/shared';
+import type { Embedder } from '../embeddings/embedder.js';
+import { EmbeddingProviderError } from '../embeddings/embedder.js';
+import type { EmbeddingsEnqueuer } from '../embeddings/embeddings-dispatcher.js';
+import { itemSnippet } from '../embeddings/embedding-text.js';
+import type { Logger } from '../logger.js';
+import { collectionNotFound } from '../services/collections.service.js';
+import type { EmbeddingKind } from '../store/ai/embedding.model.js';
+import type { EmbeddingSourceStore } from '../store/ai/embedding-source.store.js';
+import type { EmbeddingStore } from '../store/ai/embedding.store.js';
+import type { SiteStores } from '../store/stores.js';
+import type { VectorHit, VectorSearch } from './vector-search.js';
+
+/** An item changed this long ago without an up-to-date vector is taken as left behind, not merely in the queue. */
+const LEFT_BEHIND_MS = 60_000;
+/** Extra hits asked for, standing in for vectors of items deleted since (their jobs not run yet). */
+const SLACK = 10;
+
+export interface SearchServiceOptions {
+  stores: { forSite(siteId: string): Pick<SiteStores, 'collections'> };
+  sources: (siteId: string) => EmbeddingSourceStore;
+  embeddings: (siteId: string) => EmbeddingStore;
+  embedder: Embedder;
+  vectors: VectorSearch;
+  enqueuer: Pick<EmbeddingsEnqueuer, 'enqueue'>;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+export interface SearchRequest {
+  query: string;
+  collection?: string | undefined;
+  limit: number;
+}
+
+export interface PendingCount {
+  /** Items without a vector of the current model for their current version. */
+  pending: number;
+  /** Of those, the ones changed longer ago than a queued job takes. */
+  leftBehind: number;
+}
+
+export class SearchService {
+  constructor(private readonly options: SearchServiceOptions) {}
+
+  get model(): string {
+    return this.options.embedder.model;
+  }
+
+  /** NotFoundError for a collection the site lacks; UnavailableError when a remote embedder cannot embed the query. */
+  async search(siteId: string, { query, collection, limit }: SearchRequest): Promise<SearchResult> {
+    const collections = await this.options.stores.forSite(siteId).collections.listAll();
+    if (collection !== undefined && !collections.some((candidate) => candidate.name === collection)) throw collectionNotFound(collection);
+    const [hits, counted] = await Promise.all([
+      this.nearest(siteId, query, { kind: 'item', collection, limit: limit + SLACK }),
+      this.pending(siteId),
+    ]);
+    const items = await this.options.sources(siteId).itemsByIds(hits.map((hit) => hit.itemId));
+    const byId = new Map(collections.map((record) => [record.id, record]));
+    const data: SearchHit[] = [];
+    for (const hit of hits) {
+      // Nothing in common with the query (the local embedder's 0): not a match, however few the results.
+      if (hit.score <= 0) continue;
+      const item = items.get(hit.itemId);
+      const record = item ? byId.get(item.collectionId) : undefined;
+      // Deleted since, or moved out of the collection the vector names: not a result.
+      if (!item || !record || record.name !== hit.collection) continue;
+      data.push({
+        collection: record.name,
+        id: item.id,
+        score: hit.score,
+        snippet: itemSnippet(record, item.data),
+        item: { id: item.id, collection: record.name, data: item.data, createdAt: item.createdAt, updatedAt: item.updatedAt },
+      });
+      if (data.length === limit) break;
+    }
+    if (counted.leftBehind > 0) await this.reembed(siteId);
+    return { data, meta: { model: this.model, pending: counted.pending } };
+  }
+
+  /** The nearest vectors of one kind to `text` in the site (items, or collection schemas), best first. */
+  async nearest(
+    siteId: string,
+    text: string,
+    { kind, collection, limit }: { kind: EmbeddingKind; collection?: string | undefined; limit: number },
+  ): Promise<VectorHit[]> {
+    const vector = await this.embedQuery(text);
+    const hits = await this.options.vectors.search({
+      siteId,
+      vector,
+      model: this.model,
+      kind,
+      limit,
+      ...(collection !== undefined ? { collection } : {}),
+    });
+    return hits.map((hit) => ({ ...hit, score: Math.max(-1, Math.min(1, hit.score)) }));
+  }
+
+  /** How far the site's vectors are behind its items (one projection of each; no item is read in full). */
+  async pending(siteId: string): Promise<PendingCount> {
+    const [items, versions] = await Promise.all([
+      this.options.sources(siteId).itemVersions(),
+      this.options.embeddings(siteId).versions(this.model),
+    ]);
+    const stored = new Map(versions.map((version) => [version.itemId, version]));
+    const now = (this.options.clock ?? (() => new Date()))().getTime();
+    let pending = 0;
+    let leftBehind = 0;
+    for (const item of items) {
+      const version = stored.get(item.id);
+      const current =
+        version !== undefined && version.sourceRevision === item.revision && version.sourceUpdatedAt.getTime() === item.updatedAt.getTime();
+      if (current) continue;
+      pending++;
+      if (now - item.updatedAt.getTime() > LEFT_BEHIND_MS) leftBehind++;
+    }
+    return { pending, leftBehind };
+  }
+
+  private async reembed(siteId: string): Promise<void> {
+    try {
+      await this.options.enqueuer.enqueue({ kind: 'site', siteId });
+    } catch (error) {
+      this.options.logger.warn({ err: error, siteId }, 'could not queue the re-embedding of a site');
+    }
+  }
+
+  private async embedQuery(text: string): Promise<Float32Array> {
+    try {
+      const [vector] = await this.options.embedder.embed([text]);
+      return vector as Float32Array;
+    } catch (error) {
+      if (error instanceof EmbeddingProviderError)
+        throw new UnavailableError({ message: `The embedding provider failed: ${error.message}` });
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,152 @@
+// One site's vectors (site-scoped): upserts that skip unchanged content, removals, and the reads search needs.
+import { Binary } from 'mongodb';
+import type { Types } from 'mongoose';
+import { parseObjectId } from '../object-id.js';
+import { SiteScopedStore } from '../site-scoped.js';
+import type { EmbeddingDocument, EmbeddingKind, EmbeddingModels } from './embedding.model.js';
+
+export interface StoredVector {
+  kind: EmbeddingKind;
+  collection: string;
+  itemId: string;
+  vector: Float32Array;
+}
+
+export interface EmbeddingWrite {
+  kind: EmbeddingKind;
+  collection: string;
+  collectionId: string;
+  itemId: string;
+  model: string;
+  contentHash: string;
+  sourceRevision: number;
+  sourceUpdatedAt: Date;
+}
+
+export interface EmbeddingVersion {
+  itemId: string;
+  contentHash: string;
+  sourceRevision: number;
+  sourceUpdatedAt: Date;
+}
+
+/** The itemId under which a collection's schema is stored. */
+export function schemaItemId(collection: string): string {
+  return `schema:${collection}`;
+}
+
+function toVector(stored: unknown): Float32Array {
+  // Duck-typed: the driver's Binary may come from another copy of the bson package.
+  if (stored && typeof (stored as Binary).toFloat32Array === 'function') return (stored as Binary).toFloat32Array();
+  throw new TypeError('stored embedding is not a BSON vector');
+}
+
+export class EmbeddingStore extends SiteScopedStore {
+  constructor(
+    private readonly models: EmbeddingModels,
+    siteId: string,
+  ) {
+    super(siteId);
+  }
+
+  /** What is stored for one item under `model`, without its vector. */
+  async version(collection: string, itemId: string, model: string): Promise<EmbeddingVersion | null> {
+    return this.models.embeddings
+      .findOne(this.scoped({ collection, itemId, model }), { itemId: 1, contentHash: 1, sourceRevision: 1, sourceUpdatedAt: 1 })
+      .lean<EmbeddingVersion>();
+  }
+
+  /** Every item vector's version under `model` (for the pending count and a site's re-embedding). */
+  async versions(model: string, kind: EmbeddingKind = 'item'): Promise<(EmbeddingVersion & { collection: string })[]> {
+    return this.models.embeddings
+      .find(this.scoped({ model, kind }), { _id: 0, collection: 1, itemId: 1, contentHash: 1, sourceRevision: 1, sourceUpdatedAt: 1 })
+      .lean<(EmbeddingVersion & { collection: string })[]>();
+  }
+
+  async upsert(write: EmbeddingWrite, vector: Float32Array): Promise<void> {
+    const { collection, itemId, model, collectionId, ...rest } = write;
+    await this.models.embeddings.updateOne(
+      this.scoped({ collection, itemId, model }),
+      { $set: { ...rest, collectionId: toObjectId(collectionId), dims: vector.length, vector: Binary.fromFloat32Array(vector) } },
+      { upsert: true },
+    );
+    await this.bump();
+  }
+
+  /** The content did not change (same hash): only the source version moves, the vector stays. */
+  async touch(write: Pick<EmbeddingWrite, 'collection' | 'itemId' | 'model' | 'sourceRevision' | 'sourceUpdatedAt'>): Promise<void> {
+    const { collection, itemId, model, sourceRevision, sourceUpdatedAt } = write;
+    await this.models.embeddings.updateOne(this.scoped({ collection, itemId, model }), { $set: { sourceRevision, sourceUpdatedAt } });
+  }
+
+  /** Removes an item's vectors under every model; true if there were any. */
+  async removeItem(collection: string, itemId: string): Promise<boolean> {
+    const { deletedCount } = await this.models.embeddings.deleteMany(this.scoped({ collection, itemId }));
+    if (deletedCount > 0) await this.bump();
+    return deletedCount > 0;
+  }
+
+  /** Removes the vectors of a collection name, except those of `keepCollectionId` (a live collection of that name). */
+  async removeCollection(collection: string, keepCollectionId?: string): Promise<number> {
+    const filter = keepCollectionId
+      ? this.scoped({ collection, collectionId: { $ne: toObjectId(keepCollectionId) } })
+      : this.scoped({ collection });
+    const { deletedCount } = await this.models.embeddings.deleteMany(filter);
+    if (deletedCount > 0) await this.bump();
+    return deletedCount;
+  }
+
+  /** Removes vectors of the collection whose item ids are not in `keep` (items that went without an event). */
+  async removeItemsExcept(collection: string, keep: readonly string[]): Promise<number> {
+    const { deletedCount } = await this.models.embeddings.deleteMany(this.scoped({ collection, kind: 'item', itemId: { $nin: keep } }));
+    if (deletedCount > 0) await this.bump();
+    return deletedCount;
+  }
+
+  /** The collection names the site has vectors for (any model). */
+  async collectionNames(): Promise<string[]> {
+    return this.models.embeddings.distinct('collection', this.scoped({}));
+  }
+
+  /** Removes vectors made by any other model (after a model change re-embedded the site). */
+  async removeOtherModels(model: string): Promise<number> {
+    const { deletedCount } = await this.models.embeddings.deleteMany(this.scoped({ model: { $ne: model } }));
+    if (deletedCount > 0) await this.bump();
+    return deletedCount;
+  }
+
+  /** Every vector of the site (the whole site is removed). */
+  async removeAll(): Promise<void> {
+    await this.models.embeddings.deleteMany(this.scoped({}));
+    await this.models.generations.deleteOne(this.scoped({}));
+  }
+
+  /** The site's vectors under `model`, decoded. */
+  async load(model: string): Promise<StoredVector[]> {
+    const documents = await this.models.embeddings
+      .find(this.scoped({ model }), { _id: 0, kind: 1, collection: 1, itemId: 1, vector: 1 })
+      .lean<Pick<EmbeddingDocument, 'kind' | 'collection' | 'itemId' | 'vector'>[]>();
+    return documents.map((document) => ({
+      kind: document.kind,
+      collection: document.collection,
+      itemId: document.itemId,
+      vector: toVector(document.vector),
+    }));
+  }
+
+  /** Bumped by every change of the site's vectors: a cache of them is current while this number is. */
+  async generation(): Promise<number> {
+    const document = await this.models.generations.findOne(this.scoped({}), { generation: 1 }).lean<{ generation: number }>();
+    return document?.generation ?? 0;
+  }
+
+  private async bump(): Promise<void> {
+    await this.models.generations.updateOne(this.scoped({}), { $inc: { generation: 1 } }, { upsert: true });
+  }
+}
+
+function toObjectId(id: string): Types.ObjectId {
+  const parsed = parseObjectId(id);
+  if (!parsed) throw new TypeError(`not an object id: ${JSON.stringify(id)}`);
+  return parsed;
+}
