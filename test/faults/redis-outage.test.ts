@@ -1,7 +1,7 @@
-// R2: Redis (a private one, without persistence) killed for seconds while chats, decisions, item writes and webhook
-// deliveries flow, then brought back empty: every answer is a 2xx for work that is stored or a 503 for work that is
-// not; afterwards nothing is left `executing`, every owed event is in the site's gap-free log, and every webhook
-// delivery of every event is done.
+// R2: Redis (a private one, without persistence) killed for seconds while chats, decisions, item writes (and with
+// them embeddings) and webhook deliveries flow, then brought back empty: every answer is a 2xx for work that is
+// stored or a 503 for work that is not; afterwards nothing is left `executing`, every owed event is in the site's
+// gap-free log, every item is embedded and every webhook delivery of every event is done.
 // biome-ignore-all lint/suspicious/noExplicitAny: response bodies are asserted by shape.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,7 +47,13 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   cluster = new Cluster({
     redisUrl: redis.url,
-    env: { DECIDE_WAIT_MS: '2000', RECONCILE_INTERVAL_MS: '1000', WEBHOOK_ALLOW_PRIVATE: 'true', CHAT_RATE_LIMIT_PER_MINUTE: '10000' },
+    env: {
+      DECIDE_WAIT_MS: '2000',
+      RECONCILE_INTERVAL_MS: '1000',
+      EMBEDDINGS_DEBOUNCE_MS: '100',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      CHAT_RATE_LIMIT_PER_MINUTE: '10000',
+    },
   });
   await cluster.startMongo();
   server = await cluster.startServer();
@@ -203,6 +209,18 @@ describe('Redis killed while work flows', () => {
         } finally {
           replay.close();
         }
+        // Every item is embedded at its latest content (the embeddings queue lost its jobs with Redis): search says
+        // nothing is pending, and each stored item has its one vector.
+        const storedItems = await db.collection('cms_items').countDocuments({ siteId: { $exists: true } });
+        const search = await until(
+          () => admin.request('GET', '/ai/search?q=item', { siteId }),
+          (answer) => answer.status === 200 && answer.body.meta.pending === 0,
+          { timeoutMs: 60_000, intervalMs: 500, what: 'every item embedded' },
+        );
+        expect(search.body.data.length).toBeGreaterThan(0);
+        const vectors = await db.collection('ai_embeddings').distinct('itemId');
+        expect(vectors.length).toBe(storedItems);
+
         // Every event has its delivery, and every delivery is done.
         const deliveries = db.collection('webhook_deliveries');
         const settled = await until(

@@ -103,6 +103,8 @@ function valuePool(): fc.Arbitrary<string> {
         tenant.webhook,
         tenant.memberId,
         `only_${name.toLowerCase()}`,
+        // Its marker too: a search for the other site's words must find nothing of it.
+        tenant.marker,
       ];
     }),
     'posts',
