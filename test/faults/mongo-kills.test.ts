@@ -147,6 +147,15 @@ describe('MongoDB SIGKILLed and restarted under load', () => {
       stop = true;
       await load;
 
+      // What the server logged for an answer outside 2xx/503, to say why in a failing run.
+      if (writes.some((write) => write.status !== 503 && !(typeof write.status === 'number' && write.status < 300)))
+        console.error(
+          cluster.servers[0]!.process.output()
+            .split('\n')
+            .filter((line) => /"level":(50|60)/.test(line))
+            .join('\n')
+            .slice(0, 8000),
+        );
       // Every answer came within the bound, and was a success or a 503: never a 500, never a hang.
       for (const write of writes) {
         expect([200, 201, 503], `${write.kind} ${write.title}: ${write.status}`).toContain(write.status);
