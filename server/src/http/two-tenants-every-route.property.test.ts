@@ -164,7 +164,7 @@ describe('two tenants, over every route of the OpenAPI table', () => {
             ...(method === 'GET' ? {} : { body: input.body }),
           });
           const what = `${method} ${path} as A in ${input.site}`;
-          expect(response.status, `${what}: ${JSON.stringify(response.body).slice(0, 300)}`).toBeLessThan(500);
+          expect(response.status, `${what}: ${String(JSON.stringify(response.body)).slice(0, 300)}`).toBeLessThan(500);
           // In B's name, a site route refuses A (or its input) before anything else.
           if (input.site === 'B' && operation.site) expect([400, 403], what).toContain(response.status);
           assertRevealsNothingOfB(response, `${path} ${search} ${JSON.stringify(input.body)}`, what);
