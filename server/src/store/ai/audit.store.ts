@@ -147,10 +147,7 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
   }
 
   async ofApproval(approvalId: string): Promise<AuditEntry[]> {
-    const documents = await this.models.audit
-      .find(this.scoped({ approvalId }))
-      .sort({ createdAt: 1, _id: 1 })
-      .lean<AuditDocument[]>();
+    const documents = await this.models.audit.find(this.scoped({ approvalId })).sort({ createdAt: 1, _id: 1 }).lean<AuditDocument[]>();
     return documents.map(toAuditEntry);
   }
 
