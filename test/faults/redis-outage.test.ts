@@ -225,11 +225,15 @@ describe('Redis killed while work flows', () => {
 
         // Every event has its delivery, and every delivery is done.
         const deliveries = db.collection('webhook_deliveries');
-        const settled = await until(
-          () => deliveries.find({}, { projection: { seq: 1, status: 1, attempts: 1 } }).toArray(),
-          (all) => all.length === meta.seq && all.every((delivery) => delivery.status === 'delivered'),
+        await until(
+          async () => {
+            const all = await deliveries.find({}, { projection: { seq: 1, status: 1, attempts: 1, createdAt: 1 } }).toArray();
+            return { count: all.length, undelivered: all.filter((delivery) => delivery.status !== 'delivered') };
+          },
+          ({ count, undelivered }) => count === meta.seq && undelivered.length === 0,
           { timeoutMs: 60_000, intervalMs: 500, what: `${meta.seq} deliveries, all delivered` },
         );
+        const settled = await deliveries.find({}, { projection: { seq: 1 } }).toArray();
         expect(settled.map((delivery) => delivery.seq).sort((a, b) => a - b)).toEqual(
           Array.from({ length: meta.seq }, (_, index) => index + 1),
         );
