@@ -16,7 +16,7 @@ import { createSkillExecutors } from './skills/index.js';
 import { AiStores } from './store/ai/ai-stores.js';
 import { StoreApprovalTargets } from './harness/approval-target.js';
 import { createStores } from './store/stores.js';
-import { registerWebhookModels, WebhookStore } from './store/webhook.store.js';
+import { pendingDeliveriesBefore, registerWebhookModels, WebhookStore } from './store/webhook.store.js';
 import { createWebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { createWebhooksQueue } from './webhooks/webhooks.queue.js';
 import { composeEmbeddings, type EmbeddingsConfig, openEmbeddingsQueueing } from './compose-embeddings.js';
@@ -112,6 +112,8 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     approvalTargets,
     webhooks,
     webhooksQueue,
+    /** Deliveries still pending though queued before a moment, across sites (the reconciler queues them again). */
+    pendingWebhookDeliveries: (olderThan: Date, limit: number) => pendingDeliveriesBefore(webhookModels, olderThan, limit),
     /** Vectors, the embeddings queue and its backlog, search; `embeddings.enqueuer.enqueue(job)` re-embeds a target. */
     embeddings,
     /** Closes the connections the domain opened itself (the webhooks and embeddings queues). */

@@ -57,7 +57,12 @@ export class Cluster {
     const port = await freePort();
     const process = startTs('server/src/main.ts', { env: this.env({ PORT: String(port), ...extra }) });
     const url = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${url}/readyz`, { timeoutMs: 90_000 });
+    // A server that exits (a bad setting, a failed start) fails the test at once, with its output.
+    const exited = process.exited.then((code) => {
+      throw new Error(`server exited (${code}) before it was ready; output:\n${process.output()}`);
+    });
+    await Promise.race([waitForHttp(`${url}/readyz`, { timeoutMs: 90_000 }), exited]);
+    exited.catch(() => {});
     this.servers.push({ process, url });
     return url;
   }

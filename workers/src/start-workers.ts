@@ -97,7 +97,13 @@ export async function startWorkers({
   const embeddings = startEmbeddingsRunner({ config, redisUrl: infrastructure.redisUrl, embeddings: domain.embeddings, logger });
 
   const queue = createSkillExecutionQueue({ redisUrl: infrastructure.redisUrl, prefix: config.QUEUE_PREFIX, logger });
-  const reconciler = new Reconciler({ relay: domain.relay, approvals: domain.aiStores.models.approvals, queue, logger });
+  const reconciler = new Reconciler({
+    relay: domain.relay,
+    approvals: domain.aiStores.models.approvals,
+    queue,
+    webhooks: { pending: domain.pendingWebhookDeliveries, queue: domain.webhooksQueue },
+    logger,
+  });
   reconciler.start(config.RECONCILE_INTERVAL_MS);
   const expirySweep = new ExpirySweep({ approvals: domain.aiStores.models.approvals, stores: domain.aiStores, logger });
   expirySweep.start(config.APPROVAL_EXPIRY_SWEEP_MS);

@@ -1,6 +1,6 @@
 // What a skill-execution job does with its approval: run it if it is still this job's to run, and settle it.
 import type { SkillExecutionJob } from '@lumibase/shared';
-import { runApproval } from './run-approval.js';
+import { finishApprovedAudit, runApproval } from './run-approval.js';
 import type { SkillExecutors } from '../harness/skill-executors.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
 import { type ApprovalTargets, NO_TARGETS, sameTarget } from '../harness/approval-target.js';
@@ -30,6 +30,11 @@ export class ApprovalJobRunner {
   async run(job: SkillExecutionJob, { settleTransient }: { settleTransient: boolean }): Promise<JobOutcome> {
     const { approvals, audit, conversations, operations } = this.options.stores.forSite(job.siteId);
     const approval = await approvals.get(job.approvalId);
+    if (approval?.status === 'approved' && approval.attempts === job.attempt) {
+      // This attempt settled it; a run that died right after may not have audited it yet.
+      await finishApprovedAudit({ approval, audit, conversations });
+      return 'skipped';
+    }
     if (approval?.status !== 'executing' || approval.attempts !== job.attempt) return 'skipped';
     const { targets = NO_TARGETS, delayBeforeRunMs = 0 } = this.options;
     if (delayBeforeRunMs > 0) await new Promise((wait) => setTimeout(wait, delayBeforeRunMs));

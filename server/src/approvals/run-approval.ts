@@ -87,15 +87,7 @@ export async function runApproval(options: RunApprovalOptions): Promise<Approval
       unset: ['lastError'],
     });
     if (!approved) return (await approvals.get(approval.id)) ?? approval;
-    await audit.append({
-      action: 'approved',
-      skillName: approval.skillName,
-      approvalId: approval.id,
-      actor,
-      detail: { attempt: approved.attempts },
-      createdAt: at.toISOString(),
-    });
-    await noteApprovalOutcome({ conversations: options.conversations, approval: approved, at });
+    await auditApproved({ approval: approved, audit, conversations: options.conversations, at });
     return approved;
   }
   const { failure } = execution;
@@ -120,4 +112,47 @@ export async function runApproval(options: RunApprovalOptions): Promise<Approval
   });
   await noteApprovalOutcome({ conversations: options.conversations, approval: pending, at });
   return pending;
+}
+
+/** The audit entry (and conversation note) of an execution that settled its approval approved. */
+async function auditApproved({
+  approval,
+  audit,
+  conversations,
+  at,
+}: {
+  approval: Approval;
+  audit: AuditRepository;
+  conversations: RunApprovalOptions['conversations'];
+  at: Date;
+}): Promise<void> {
+  const actor = approval.decidedBy ?? approval.requestedBy;
+  await audit.append({
+    action: 'approved',
+    skillName: approval.skillName,
+    approvalId: approval.id,
+    actor,
+    detail: { attempt: approval.attempts },
+    createdAt: at.toISOString(),
+  });
+  await noteApprovalOutcome({ conversations, approval, at });
+}
+
+/**
+ * A worker that died after settling an approval approved and before auditing it leaves the one
+ * execution unaudited; the job, delivered again, finds the approval settled and finishes that here:
+ * the audit entry of this attempt is written once (none is added when it is there).
+ */
+export async function finishApprovedAudit({
+  approval,
+  audit,
+  conversations,
+  clock = () => new Date(),
+}: Pick<RunApprovalOptions, 'approval' | 'audit' | 'conversations' | 'clock'>): Promise<boolean> {
+  if (approval.status !== 'approved') return false;
+  const entries = await audit.ofApproval(approval.id);
+  const audited = entries.some((entry) => entry.action === 'approved' && entry.detail?.attempt === approval.attempts);
+  if (audited) return false;
+  await auditApproved({ approval, audit, conversations, at: clock() });
+  return true;
 }

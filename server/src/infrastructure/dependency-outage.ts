@@ -64,11 +64,15 @@ export function isMongoOutage(error: unknown): error is Error {
   return error instanceof driver.MongoServerError && typeof error.code === 'number' && MONGO_OUTAGE_CODES.has(error.code);
 }
 
-/** Either backing service is out, also when the outage is the `cause` of a wrapping error (a few levels deep). */
+/**
+ * Either backing service is out, also when the outage is the `cause` of a wrapping error (a few levels deep), or
+ * the `errorResponse` of a MongoBulkWriteError (insertMany and bulkWrite wrap a connection closed mid-command so).
+ */
 export function isDependencyOutage(error: unknown): error is Error {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
     if (isRedisOutage(current) || isMongoOutage(current)) return true;
+    if (current instanceof driver.MongoBulkWriteError && isMongoOutage(current.errorResponse)) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;

@@ -65,6 +65,8 @@ export function registerWebhookModels(connection: Connection) {
   );
   deliveries.index({ webhookId: 1, eventId: 1 }, { unique: true });
   deliveries.index({ siteId: 1, webhookId: 1, createdAt: -1 });
+  // The reconciler's look for deliveries still pending long after they were queued (their job lost with Redis).
+  deliveries.index({ status: 1, createdAt: 1 });
   return {
     Webhook: (connection.models.Webhook ?? connection.model<WebhookDocument>('Webhook', webhooks)) as Model<WebhookDocument>,
     WebhookDelivery: (connection.models.WebhookDelivery ??
@@ -219,4 +221,20 @@ export class WebhookStore extends SiteScopedStore {
       ...(outcome.error === undefined ? { $unset: { error: 1 } } : {}),
     });
   }
+}
+
+/**
+ * Across sites on purpose (the reconciler's view): deliveries still pending though queued before `olderThan`, oldest
+ * first, as the jobs that deliver them. Each is then handled within its own site.
+ */
+export async function pendingDeliveriesBefore(
+  models: WebhookModels,
+  olderThan: Date,
+  limit: number,
+): Promise<Array<{ siteId: string; deliveryId: string }>> {
+  const documents = await models.WebhookDelivery.find({ status: 'pending', createdAt: { $lt: olderThan } }, { _id: 1, siteId: 1 })
+    .sort({ createdAt: 1 })
+    .limit(limit)
+    .lean<Array<{ _id: Types.ObjectId; siteId: Types.ObjectId }>>();
+  return documents.map((document) => ({ siteId: document.siteId.toString(), deliveryId: toId(document._id) }));
 }

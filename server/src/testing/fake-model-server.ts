@@ -33,16 +33,20 @@ export interface FakeModelServer {
   requests: RecordedRequest[];
   /** Replaces the replies still to come. */
   script(replies: ScriptedReply[]): void;
+  /** Answers every later request with what `respond` makes of it (a model that reads what it is sent); `undefined` goes back to the script. */
+  respondWith(respond: ((request: RecordedRequest) => ScriptedReply) | undefined): void;
   close(): Promise<void>;
 }
 
 export async function startFakeModelServer(dialect: ModelDialect): Promise<FakeModelServer> {
   const requests: RecordedRequest[] = [];
   let replies: ScriptedReply[] = [];
+  let responder: ((request: RecordedRequest) => ScriptedReply) | undefined;
   const server = createServer((request, response) => {
     void readJson(request).then(async (body) => {
-      requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body });
-      const reply = replies.shift() ?? { status: 500, headers: {} };
+      const recorded: RecordedRequest = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body };
+      requests.push(recorded);
+      const reply = responder ? responder(recorded) : (replies.shift() ?? { status: 500, headers: {} });
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       if (response.destroyed) return;
       if ('status' in reply) return send(response, reply.status, errorBody(dialect, reply.status, credentialOf(request)), reply.headers);
@@ -60,6 +64,9 @@ export async function startFakeModelServer(dialect: ModelDialect): Promise<FakeM
     requests,
     script(next) {
       replies = [...next];
+    },
+    respondWith(respond) {
+      responder = respond;
     },
     close: () =>
       new Promise<void>((resolve) => {

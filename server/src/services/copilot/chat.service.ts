@@ -14,7 +14,7 @@ import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
 import { CONTEXT_MESSAGES, type Conversation, type ConversationRepository } from '../../store/ai/conversation.store.js';
 import { recordNotInSite } from '../../store/record-not-in-site.js';
 import type { ChatRateLimiter } from './chat-rate-limiter.js';
-import { runCopilotTurn, type TurnHarness } from './copilot-turn.js';
+import { contentReadsOf, runCopilotTurn, type TurnHarness } from './copilot-turn.js';
 import { plannerMessages, type SiteBrief } from './planner-messages.js';
 
 export interface ChatInput {
@@ -88,6 +88,8 @@ export class ChatService {
       context: { siteId, actor, message, conversationId: conversation.id },
       // The echo planner reads only the current message: a second step would repeat the first.
       maxSteps: planner.provider === 'echo' ? 1 : (this.options.maxSteps ?? DEFAULT_MAX_STEPS),
+      // A real model reads the history's tool results again, so content read in earlier turns may steer this one.
+      readEarlier: planner.provider === 'echo' ? [] : contentReadsOf(history.flatMap((entry) => entry.results ?? [])),
       progress: progress && sessionId ? (event) => progress.send(sessionId, { conversationId: conversation.id, ...event }) : undefined,
     });
 

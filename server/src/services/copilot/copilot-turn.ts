@@ -17,6 +17,8 @@ export interface CopilotTurnOptions {
   messages: PlannerMessage[];
   context: HarnessContext;
   maxSteps: number;
+  /** Content read in earlier turns of the conversation, which the model reads again in the history: it may steer this turn too. */
+  readEarlier?: readonly ReadBefore[];
   progress?: ((event: Omit<CopilotProgressEvent, 'conversationId'>) => void) | undefined;
 }
 
@@ -36,12 +38,13 @@ export async function runCopilotTurn({
   messages,
   context,
   maxSteps,
+  readEarlier = [],
   progress,
 }: CopilotTurnOptions): Promise<TurnResult> {
   const conversation = [...messages];
   const outcomes: SkillOutcome[] = [];
   const texts: string[] = [];
-  const readBefore: ReadBefore[] = [];
+  const readBefore: ReadBefore[] = readEarlier.slice(0, READ_BEFORE_MAX);
   let usage: TokenUsage | undefined;
   let answered = false;
 
@@ -97,6 +100,15 @@ function malformedCall(call: PlannedToolCall): SkillOutcome {
     message: `Invalid arguments for ${call.name}: ${call.argumentsError}`,
     details: [{ path: 'arguments', message: call.argumentsError ?? 'malformed' }],
   };
+}
+
+/** What earlier outcomes (of the conversation's history) read of the site's content, as `readBefore` entries. */
+export function contentReadsOf(outcomes: readonly SkillOutcome[]): ReadBefore[] {
+  const reads: ReadBefore[] = [];
+  for (const outcome of outcomes)
+    if (outcome.status === 'executed' && outcome.skill && CONTENT_READS.has(outcome.skill.name))
+      noteReads(reads, outcome.skill.name, outcome.skill.arguments, outcome.data);
+  return reads;
 }
 
 /** One entry per item read where the result names items, else one for the collection (or the search). */

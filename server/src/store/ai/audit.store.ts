@@ -15,6 +15,8 @@ export interface AuditRepository {
   readonly siteId: string;
   append(entry: NewAuditEntry): Promise<AuditEntry>;
   list(options?: { limit?: number; offset?: number }): Promise<AuditEntry[]>;
+  /** The entries about one approval, oldest first. */
+  ofApproval(approvalId: string): Promise<AuditEntry[]>;
   count(): Promise<number>;
   /** Walks the chain in seq order with a cursor (bounded memory) and names the first broken seq. */
   verify(): Promise<AuditVerification>;
@@ -149,6 +151,11 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
       .skip(offset)
       .limit(limit)
       .lean<AuditDocument[]>();
+    return documents.map(toAuditEntry);
+  }
+
+  async ofApproval(approvalId: string): Promise<AuditEntry[]> {
+    const documents = await this.models.audit.find(this.scoped({ approvalId })).sort({ createdAt: 1, _id: 1 }).lean<AuditDocument[]>();
     return documents.map(toAuditEntry);
   }
 
