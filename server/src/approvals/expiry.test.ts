@@ -3,6 +3,7 @@
 import { ApprovalJson } from '@lumibase/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { eventually } from '../testing/eventually.js';
 
 const TTL_SECONDS = 2;
 let server: TestServer;
@@ -60,8 +61,11 @@ it("tells the approval's conversation that it expired, so the next turn's model 
     status = (await as('GET', `/ai/approvals/${approvalId}`)).body.data.status;
   }
   expect(status).toBe('expired');
-  const messages = (await as('GET', `/ai/conversations/${conversationId}/messages?limit=100`)).body.data as { content: string }[];
-  expect(messages.map((message) => message.content)).toContainEqual(
-    expect.stringMatching(new RegExp(`approval ${approvalId}.*expired \\(nobody decided in time\\)`)),
-  );
+  // The note follows the transition (and its audit entry): wait for it rather than race it.
+  await eventually(async () => {
+    const messages = (await as('GET', `/ai/conversations/${conversationId}/messages?limit=100`)).body.data as { content: string }[];
+    expect(messages.map((message) => message.content)).toContainEqual(
+      expect.stringMatching(new RegExp(`approval ${approvalId}.*expired \\(nobody decided in time\\)`)),
+    );
+  });
 });
