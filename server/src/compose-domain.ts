@@ -61,6 +61,7 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     config,
     mongo,
     stores,
+    eventLog,
     queueing: embeddingsQueueing,
     logger,
     ...(embedder ? { embedder } : {}),

@@ -12,6 +12,7 @@ import { EmbeddingBacklog } from './store/ai/embedding-backlog.store.js';
 import { createEmbeddingModels } from './store/ai/embedding.model.js';
 import { EmbeddingSourceStore } from './store/ai/embedding-source.store.js';
 import { EmbeddingStore } from './store/ai/embedding.store.js';
+import type { EventLog } from './store/event-log.js';
 import type { Stores } from './store/stores.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 import type { Embedder } from './embeddings/embedder.js';
@@ -45,6 +46,7 @@ export async function composeEmbeddings({
   config,
   mongo,
   stores,
+  eventLog,
   queueing,
   logger,
   embedder = createEmbedder(config, { onFallback: (reason) => logger.warn(reason) }),
@@ -52,6 +54,8 @@ export async function composeEmbeddings({
   config: EmbeddingsConfig;
   mongo: Connection;
   stores: Stores;
+  /** The site event log: its seq tells the search when the pending count must be taken again. */
+  eventLog: EventLog;
   queueing: EmbeddingsQueueing;
   logger: Logger;
   embedder?: Embedder;
@@ -62,7 +66,16 @@ export async function composeEmbeddings({
   const vectors: VectorSearch =
     config.VECTOR_SEARCH === 'mongodb' ? new MongoVectorSearch(models) : new ExactVectorSearch(new SiteVectorCache(embeddings));
   const indexer = new EmbeddingIndexer({ stores, embeddings, embedder, logger });
-  const search = new SearchService({ stores, sources, embeddings, embedder, vectors, enqueuer: queueing.enqueuer, logger });
+  const search = new SearchService({
+    stores,
+    sources,
+    embeddings,
+    embedder,
+    vectors,
+    enqueuer: queueing.enqueuer,
+    contentVersion: (siteId) => eventLog.forSite(siteId).currentSeq(),
+    logger,
+  });
   return { ...queueing, models, embedder, embeddings, sources, indexer, search };
 }
 

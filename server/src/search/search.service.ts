@@ -31,9 +31,23 @@ export interface SearchServiceOptions {
   embedder: Embedder;
   vectors: VectorSearch;
   enqueuer: Pick<EmbeddingsEnqueuer, 'enqueue'>;
+  /**
+   * The site's latest event seq: every item or collection change is followed by its event, so while it and the
+   * vectors' version stamp stand still, the pending count cannot have moved.
+   */
+  contentVersion: (siteId: string) => Promise<number>;
   logger: Logger;
   clock?: () => Date;
 }
+
+/** A site's pending items as last counted (when each changed), under what they were counted against. */
+interface PendingSnapshot {
+  key: string;
+  changedAt: number[];
+}
+
+/** Sites whose pending count is kept at once; the least recently searched goes first. */
+const PENDING_SNAPSHOTS = 64;
 
 export interface SearchRequest {
   query: string;
@@ -49,6 +63,8 @@ export interface PendingCount {
 }
 
 export class SearchService {
+  private readonly snapshots = new Map<string, PendingSnapshot>();
+
   constructor(private readonly options: SearchServiceOptions) {}
 
   get model(): string {
@@ -103,26 +119,41 @@ export class SearchService {
     return hits.map((hit) => ({ ...hit, score: Math.max(-1, Math.min(1, hit.score)) }));
   }
 
-  /** How far the site's vectors are behind its items (one projection of each; no item is read in full). */
+  /**
+   * How far the site's vectors are behind its items. Counting reads a projection of every item and vector, so the
+   * count is kept per site and taken again only when the site's event seq, its vectors' version stamp, its live
+   * collections or the model moved (two small reads otherwise).
+   */
   async pending(siteId: string, live?: readonly { id: string }[]): Promise<PendingCount> {
     const collections = live ?? (await this.options.stores.forSite(siteId).collections.listAll());
+    // Read before counting: a count taken after them is at least as new as the key it is kept under.
+    const [seq, stamp] = await Promise.all([this.options.contentVersion(siteId), this.options.embeddings(siteId).versionStamp()]);
+    const key = `${this.model}|${seq}|${stamp}|${collections.map((collection) => collection.id).join(',')}`;
+    let snapshot = this.snapshots.get(siteId);
+    if (snapshot?.key !== key) snapshot = { key, changedAt: await this.countPending(siteId, collections) };
+    this.snapshots.delete(siteId);
+    this.snapshots.set(siteId, snapshot);
+    while (this.snapshots.size > PENDING_SNAPSHOTS) this.snapshots.delete(this.snapshots.keys().next().value as string);
+    const now = (this.options.clock ?? (() => new Date()))().getTime();
+    const leftBehind = snapshot.changedAt.filter((changedAt) => now - changedAt > LEFT_BEHIND_MS).length;
+    return { pending: snapshot.changedAt.length, leftBehind };
+  }
+
+  /** When each item without an up-to-date vector last changed (one projection of each; no item is read in full). */
+  private async countPending(siteId: string, collections: readonly { id: string }[]): Promise<number[]> {
     const [items, versions] = await Promise.all([
       this.options.sources(siteId).itemVersions(collections.map((collection) => collection.id)),
       this.options.embeddings(siteId).versions(this.model),
     ]);
     const stored = new Map(versions.map((version) => [version.itemId, version]));
-    const now = (this.options.clock ?? (() => new Date()))().getTime();
-    let pending = 0;
-    let leftBehind = 0;
+    const changedAt: number[] = [];
     for (const item of items) {
       const version = stored.get(item.id);
       const current =
         version !== undefined && version.sourceRevision === item.revision && version.sourceUpdatedAt.getTime() === item.updatedAt.getTime();
-      if (current) continue;
-      pending++;
-      if (now - item.updatedAt.getTime() > LEFT_BEHIND_MS) leftBehind++;
+      if (!current) changedAt.push(item.updatedAt.getTime());
     }
-    return { pending, leftBehind };
+    return changedAt;
   }
 
   private async reembed(siteId: string): Promise<void> {

@@ -12,6 +12,7 @@ import { EmbeddingBacklog } from '../store/ai/embedding-backlog.store.js';
 import { createEmbeddingModels, type EmbeddingModels } from '../store/ai/embedding.model.js';
 import { EmbeddingSourceStore } from '../store/ai/embedding-source.store.js';
 import { EmbeddingStore } from '../store/ai/embedding.store.js';
+import { createEventLog } from '../store/event-log.js';
 import type { Stores } from '../store/stores.js';
 
 export interface TestSearch {
@@ -31,6 +32,7 @@ export async function createTestSearch(
   const logger = createLogger({ level: 'silent' });
   const models = await createEmbeddingModels(connection);
   const backlog = await EmbeddingBacklog.open(connection);
+  const eventLog = await createEventLog(connection);
   const embeddings = (siteId: string) => new EmbeddingStore(models, siteId);
   const indexer = new EmbeddingIndexer({ stores, embeddings, embedder, logger });
   const search = new SearchService({
@@ -40,6 +42,7 @@ export async function createTestSearch(
     embedder,
     vectors: new ExactVectorSearch(new SiteVectorCache(embeddings)),
     enqueuer: { enqueue: (job) => backlog.record(job) },
+    contentVersion: (siteId) => eventLog.forSite(siteId).currentSeq(),
     logger,
     ...(clock ? { clock } : {}),
   });

@@ -52,14 +52,19 @@ embeddingSchema.index({ siteId: 1, collection: 1, itemId: 1, model: 1 }, { uniqu
 embeddingSchema.index({ siteId: 1, model: 1, kind: 1 });
 
 const generationSchema = new Schema(
-  { siteId: { type: Schema.Types.ObjectId, required: true }, generation: { type: Number, required: true, default: 0 } },
+  {
+    siteId: { type: Schema.Types.ObjectId, required: true },
+    generation: { type: Number, required: true, default: 0 },
+    /** Bumped when only the item versions a vector stands for moved (same text, same vector): the pending count's key. */
+    touches: { type: Number, default: 0 },
+  },
   { collection: 'ai_embedding_generations', autoIndex: false, versionKey: false },
 );
 generationSchema.index({ siteId: 1 }, { unique: true });
 
 export interface EmbeddingModels {
   embeddings: Model<EmbeddingDocument>;
-  generations: Model<{ siteId: Types.ObjectId; generation: number }>;
+  generations: Model<{ siteId: Types.ObjectId; generation: number; touches?: number }>;
 }
 
 export async function createEmbeddingModels(connection: Connection): Promise<EmbeddingModels> {

@@ -83,7 +83,10 @@ export class EmbeddingStore extends SiteScopedStore {
   /** The content did not change (same hash): only the source version moves, the vector stays. */
   async touch(write: Pick<EmbeddingWrite, 'collection' | 'itemId' | 'model' | 'sourceRevision' | 'sourceUpdatedAt'>): Promise<void> {
     const { collection, itemId, model, sourceRevision, sourceUpdatedAt } = write;
-    await this.models.embeddings.updateOne(this.scoped({ collection, itemId, model }), { $set: { sourceRevision, sourceUpdatedAt } });
+    const { modifiedCount } = await this.models.embeddings.updateOne(this.scoped({ collection, itemId, model }), {
+      $set: { sourceRevision, sourceUpdatedAt },
+    });
+    if (modifiedCount > 0) await this.models.generations.updateOne(this.scoped({}), { $inc: { touches: 1 } }, { upsert: true });
   }
 
   /** Removes an item's vectors under every model; true if there were any. */
@@ -145,6 +148,14 @@ export class EmbeddingStore extends SiteScopedStore {
   async generation(): Promise<number> {
     const document = await this.models.generations.findOne(this.scoped({}), { generation: 1 }).lean<{ generation: number }>();
     return document?.generation ?? 0;
+  }
+
+  /** Moves with every change of the site's vectors or of the item versions they stand for: the pending count's key. */
+  async versionStamp(): Promise<string> {
+    const document = await this.models.generations
+      .findOne(this.scoped({}), { generation: 1, touches: 1 })
+      .lean<{ generation: number; touches?: number }>();
+    return `${document?.generation ?? 0}.${document?.touches ?? 0}`;
   }
 
   private async bump(): Promise<void> {
