@@ -4,7 +4,7 @@ import type { Logger } from './logger.js';
 
 const SHUTDOWN_BOUND_MS = 15_000;
 
-export function stopOnSignals({ logger, stop }: { logger: Logger; stop: () => Promise<void> }): void {
+export function stopOnSignals({ logger, stop }: { logger: Logger; stop: () => Promise<void> }): { stopping(): boolean } {
   let stopping = false;
   // A library promise nobody awaits (a Redis command flushed by a disconnect) must not take the process down.
   process.on('unhandledRejection', (reason: unknown) => {
@@ -38,6 +38,8 @@ export function stopOnSignals({ logger, stop }: { logger: Logger; stop: () => Pr
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+  // A start-up step cut short by the shutdown fails as it may: that is not a start-up error.
+  return { stopping: () => stopping };
 }
 
 /** Prints a start-up failure as one line (config errors, missing Redis) and exits 1. */

@@ -39,6 +39,22 @@ describe('start-up', () => {
     expect(await started.stop('SIGTERM')).toBe(0);
   });
 
+  it('stops cleanly on a SIGTERM that comes while it still starts (the server listens, the workers start after it)', async () => {
+    const port = await freePort();
+    const started = startTs('workers/src/all-in-one.ts', {
+      env: {
+        PORT: String(port),
+        DATA_DIR: join(dataDir, 'early-stop'),
+        LUMIBASE_DEMO: 'false',
+        REDIS_URL: process.env.LUMIBASE_TEST_REDIS_URL ?? '',
+      },
+    });
+    await started.waitForLine(/LumiBase server listening/);
+    // A process without its handler yet dies of the signal itself: exit code null, nothing stopped in order.
+    expect(await started.stop('SIGTERM')).toBe(0);
+    expect(started.output()).toMatch(/shutting down/);
+  });
+
   it('answers /readyz 503 (and /healthz 200) while Redis is down', async () => {
     const redis = await resolveRedis({
       url: undefined,

@@ -5,17 +5,21 @@ import { startWorkers } from './start-workers.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'lumibase-worker', format: config.LOG_FORMAT });
+  // Handled from the first moment: a SIGTERM while the workers still start stops what runs.
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>> | undefined;
+  let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
+  const signals = stopOnSignals({
+    logger,
+    stop: async () => {
+      await workers?.stop();
+      await infrastructure?.stop();
+    },
+  });
   try {
-    const infrastructure = await startInfrastructure(config, logger, { embeddedMongo: false, processName: 'npm run start:worker' });
-    const workers = await startWorkers({ config, logger, infrastructure });
-    stopOnSignals({
-      logger,
-      stop: async () => {
-        await workers.stop();
-        await infrastructure.stop();
-      },
-    });
+    infrastructure = await startInfrastructure(config, logger, { embeddedMongo: false, processName: 'npm run start:worker' });
+    workers = await startWorkers({ config, logger, infrastructure });
   } catch (error) {
+    if (signals.stopping()) return;
     exitWithStartupError(error, logger);
   }
 }
