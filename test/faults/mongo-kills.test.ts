@@ -188,13 +188,7 @@ describe('MongoDB SIGKILLed and restarted under load', () => {
           expect(retried.status, write.title).toBe(201);
           const stored = await items.countDocuments({ 'data.title': write.title });
           expect(stored, `retried item ${write.title}`).toBeGreaterThanOrEqual(1);
-          if (stored !== 1) {
-            // What the copies say of their origin, for whoever chases this: same operation or two, and when.
-            const copies = await items
-              .find({ 'data.title': write.title }, { projection: { operationId: 1, createdAt: 1, revision: 1 } })
-              .toArray();
-            doubled.push(`${write.title} ×${stored} ${JSON.stringify(copies)}`);
-          }
+          if (stored !== 1) doubled.push(`${write.title} ×${stored}`);
         }
         if (doubled.length > 0) console.warn(`mongo-kills: KNOWN BUG — refused creates stored more than once: ${doubled.join(', ')}`);
         if (FAULTS_FULL) expect(doubled, 'refused creates stored more than once').toEqual([]);

@@ -11,7 +11,6 @@ import {
   ValidationError,
 } from '@lumibase/shared';
 import type { NextFunction, Request, Response } from 'express';
-import type { DependencyCheck } from '../infrastructure/dependency-check.js';
 import { isDependencyOutage } from '../infrastructure/dependency-outage.js';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -81,51 +80,6 @@ export function errorMiddleware(error: unknown, request: Request, response: Resp
   }
   request.context?.log.error({ err: error }, 'unhandled error');
   response.status(500).json({ error: { code: 'INTERNAL', message: 'Internal error', requestId } });
-}
-
-/** How long the outage probe waits for a backing service before taking it as down. */
-const OUTAGE_PROBE_MS = 1_000;
-
-/** True when a backing service does not answer within the probe's bound. */
-async function anyDependencyDown(dependencies: readonly DependencyCheck[]): Promise<boolean> {
-  const results = await Promise.all(
-    dependencies.map(async ({ check }) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<'down'>((resolve) => {
-        timer = setTimeout(() => resolve('down'), OUTAGE_PROBE_MS);
-      });
-      try {
-        return await Promise.race([check().then(() => 'up' as const), timeout]);
-      } catch {
-        return 'down' as const;
-      } finally {
-        clearTimeout(timer);
-      }
-    }),
-  );
-  return results.includes('down');
-}
-
-/**
- * The app's error envelope, with one more rule: an error of a kind no rule knows, raised while MongoDB or Redis
- * does not answer (a driver error class the outage rules do not list yet), is the outage's 503, not a 500. The
- * error is still logged with its stack, so the rules can learn it.
- */
-export function createErrorMiddleware({ dependencies }: { dependencies: readonly DependencyCheck[] }) {
-  return async function outageAwareErrorMiddleware(
-    error: unknown,
-    request: Request,
-    response: Response,
-    next: NextFunction,
-  ): Promise<void> {
-    const known = error instanceof DomainError || fromClientError(error) !== undefined || fromOutage(error) !== undefined;
-    if (!known && dependencies.length > 0 && (await anyDependencyDown(dependencies))) {
-      request.context?.log.warn({ err: error }, 'an unclassified error while a backing service is down: answered as an outage');
-      errorMiddleware(new UnavailableError({ message: 'A backing service is unavailable; try again shortly' }), request, response, next);
-      return;
-    }
-    errorMiddleware(error, request, response, next);
-  };
 }
 
 export function notFoundHandler(_request: Request, _response: Response, next: NextFunction): void {
