@@ -11,6 +11,7 @@ export * from './api/members.js';
 export * from './api/content.js';
 export * from './risk.js';
 export * from './approvals.js';
+export * from './approvals/lifecycle.js';
 export * from './skills/index.js';
 export * from './api/chat.js';
 export * from './api/skills.js';
