@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/test-server.js';
 import { ROUTES } from '../routes.js';
-import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
+import { buildOpenApiDocument } from './openapi-document.js';
 import { errorStatuses, openApiPaths } from './operation-object.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
