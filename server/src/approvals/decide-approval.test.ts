@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 import { AISecureHarness, type HarnessActor } from '../harness/ai-secure-harness.js';
 import { ApprovalJobRunner } from './approval-job-runner.js';
-import { NO_TARGETS } from '../harness/approval-target.js';
+import { NO_TARGETS } from '../skills/approval-targets.js';
 import { inProcessExecutor } from '../testing/in-process-executor.js';
 import { ApprovalDecider, type Decider } from './decide-approval.js';
 import { DANGEROUS_SKILLS, validCallArbitrary } from '../testing/harness-arbitraries.js';

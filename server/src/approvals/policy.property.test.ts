@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 import { AISecureHarness } from '../harness/ai-secure-harness.js';
 import { ApprovalJobRunner } from './approval-job-runner.js';
-import { NO_TARGETS } from '../harness/approval-target.js';
+import { NO_TARGETS } from '../skills/approval-targets.js';
 import { inProcessExecutor } from '../testing/in-process-executor.js';
 import { ApprovalDecider } from './decide-approval.js';
 import { actorWith, capabilityHolderArbitrary, validCallArbitrary } from '../testing/harness-arbitraries.js';
