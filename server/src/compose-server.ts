@@ -1,7 +1,6 @@
 // The API's object graph over a composed domain: Copilot (gate, decider over the skill-execution queue) → HTTP → sockets.
 // start-server.ts (the API process's composition root) and route tests build it from the same pieces.
 import type { Server as HttpServer } from 'node:http';
-import { QUEUE_NAMES } from '@lumibase/shared';
 import type { RequestHandler } from 'express';
 import type { RedisClientType } from 'redis';
 import { QueuedApprovalExecutor } from './approvals/queued-approval-executor.js';
@@ -16,6 +15,7 @@ import { createSearchRouter } from './http/search.router.js';
 import { createHttpApp } from './http/app.js';
 import { createQueueDashboard } from './http/queue-dashboard.js';
 import { createWebhooksRouter } from './http/webhooks.router.js';
+import { QUEUE_NAMES } from './queues/queue-table.js';
 import { WebhooksService } from './services/webhooks.service.js';
 import type { DependencyCheck } from './infrastructure/dependency-check.js';
 import type { Logger } from './logger.js';
@@ -38,6 +38,8 @@ export interface ComposeServerOptions {
   studio?: RequestHandler;
   /** socket.io, served on `httpServer` next to the app; the domain's relay already publishes through it. */
   sockets?: { server: SocketServer; httpServer: HttpServer };
+  /** What the gate and the decider take as now (compose-parts.ts). */
+  clock?: () => Date;
 }
 
 export async function composeServer({
@@ -50,6 +52,7 @@ export async function composeServer({
   dependencies,
   studio,
   sockets,
+  clock,
 }: ComposeServerOptions) {
   const { stores, services, hasher } = domain;
   await bootstrapSuperadmin({ users: stores.users, hasher, email: config.LUMIBASE_ADMIN_EMAIL, password: config.LUMIBASE_ADMIN_PASSWORD });
@@ -62,6 +65,7 @@ export async function composeServer({
     redis,
     domain,
     approvalExecutor,
+    ...(clock ? { clock } : {}),
     ...(sockets ? { progress: { send: (sessionId, event) => sockets.server.sendCopilotProgress(sessionId, event) } } : {}),
   });
   const webhooks = new WebhooksService({
