@@ -2,6 +2,7 @@
 import { CreateWebhookRequest } from '@lumibase/shared';
 import { Router } from 'express';
 import type { WebhooksService } from '../services/webhooks.service.js';
+import { IDEMPOTENT_REPLAY_BODY } from './idempotency.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
 
@@ -12,8 +13,11 @@ export function createWebhooksRouter({ webhooks }: { webhooks: WebhooksService }
 
   router.post('/', async (request, response) => {
     const input = parseInput(CreateWebhookRequest, request.body, 'body');
-    // The secret is in this answer only; it is never logged (the logger redacts `secret`).
-    sendData(response, 201, await webhooks.create(currentSiteId(request), input));
+    // The secret is in this answer only; it is never logged (the logger redacts `secret`), nor kept for a replay.
+    const created = await webhooks.create(currentSiteId(request), input);
+    const { secret: _secret, ...replayable } = created;
+    response.locals[IDEMPOTENT_REPLAY_BODY] = JSON.stringify({ data: replayable });
+    sendData(response, 201, created);
   });
 
   router.get('/', async (request, response) => {
