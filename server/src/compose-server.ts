@@ -22,6 +22,7 @@ import type { Logger } from './logger.js';
 import { createSocketAuthenticator } from './realtime/authenticate-socket.js';
 import type { SocketServer } from './realtime/socket-server.js';
 import { bootstrapSuperadmin, createDemoSite } from './services/index.js';
+import { deploymentKey } from './store/deployment-key.store.js';
 import { IdempotencyStore } from './store/idempotency.store.js';
 
 export interface ComposeServerOptions {
@@ -86,7 +87,11 @@ export async function composeServer({
   const api = createApiRouter({
     services,
     studioOrigin: config.STUDIO_ORIGIN,
-    idempotency: { store: idempotencyStore, leaseMs: config.IDEMPOTENCY_LEASE_SECONDS * 1000 },
+    idempotency: {
+      store: idempotencyStore,
+      leaseMs: config.IDEMPOTENCY_LEASE_SECONDS * 1000,
+      fingerprintKey: config.IDEMPOTENCY_KEY ?? (await deploymentKey(stores.models.idempotency.db, 'idempotency-fingerprints')),
+    },
     siteRouters,
     copilot: { provider: copilot.provider },
   });

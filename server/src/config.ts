@@ -261,6 +261,13 @@ export const SETTINGS = {
     default: '60',
     description: 'A request holding an Idempotency-Key this long without an answer is taken as crashed: a retry may take it over',
   },
+  IDEMPOTENCY_KEY: {
+    schema: z.string().min(32).optional(),
+    accepts: 'a secret of at least 32 characters',
+    description:
+      'Server key of the Idempotency-Key fingerprints (HMAC-SHA-256 of method, URL and body); unset: one is generated once per deployment and kept in MongoDB',
+    secret: true,
+  },
   REPLAY_MAX_EVENTS: {
     schema: z.coerce.number().int().min(1).max(100_000).default(1000),
     accepts: 'an integer from 1 to 100000',

@@ -8,6 +8,7 @@ import {
 } from '@lumibase/shared';
 import type { Router } from 'express';
 import type { WebhooksService } from '../services/webhooks.service.js';
+import { IDEMPOTENT_REPLAY_BODY } from './idempotency.js';
 import { declaredRouter } from './mount-route.js';
 import { sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, currentUser } from './require-capabilities.js';
@@ -58,8 +59,11 @@ export const WEBHOOKS_ROUTES = {
 export function createWebhooksRouter({ webhooks }: { webhooks: WebhooksService }): Router {
   return declaredRouter({ base: '/api/v1/webhooks' })
     .route(WEBHOOKS_ROUTES.create, async ({ body }, request, response) => {
-      // The secret is in this answer only; it is never logged (the logger redacts `secret`).
-      sendData(response, 201, await webhooks.create(currentSiteId(request), body));
+      // The secret is in this answer only; it is never logged (the logger redacts `secret`), nor kept for a replay.
+      const created = await webhooks.create(currentSiteId(request), body);
+      const { secret: _secret, ...replayable } = created;
+      response.locals[IDEMPOTENT_REPLAY_BODY] = JSON.stringify({ data: replayable });
+      sendData(response, 201, created);
     })
     .route(WEBHOOKS_ROUTES.list, async (_input, request, response) => {
       sendData(response, 200, await webhooks.list(currentSiteId(request)));
