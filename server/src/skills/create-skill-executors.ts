@@ -1,5 +1,5 @@
 // The SkillExecutors map: one executor per skill of the catalog, over the CMS services.
-import type { SkillExecutors } from '../harness/skill-executors.js';
+import type { SkillExecutors } from '../approvals/skill-executors.js';
 import { aiContentAssistExecutor } from './ai-content-assist.executor.js';
 import { aiSuggestFieldExecutor } from './ai-suggest-field.executor.js';
 import { createCollectionExecutor } from './create-collection.executor.js';

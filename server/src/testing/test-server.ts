@@ -16,7 +16,7 @@ import { createWebhooksWorker } from '../webhooks/webhooks.worker.js';
 import { createEmbedder } from '../embeddings/create-embedder.js';
 import type { Embedder } from '../embeddings/embedder.js';
 import { type EmbeddingsRunner, startEmbeddingsRunner } from '../embeddings/embeddings-runner.js';
-import type { SkillExecutors } from '../harness/skill-executors.js';
+import type { SkillExecutors } from '../approvals/skill-executors.js';
 import { createLogger } from '../logger.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 
