@@ -3,7 +3,7 @@ import type { SkillExecutionJob } from '@lumibase/shared';
 import { runApproval } from './run-approval.js';
 import type { SkillExecutors } from './skill-executors.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
-import { type ApprovalTargets, NO_TARGETS, sameTarget } from '../harness/approval-target.js';
+import { type ApprovalTargets, NO_TARGETS, sameTarget } from '../skills/approval-targets.js';
 import { expire } from './approval-operations.js';
 
 export type JobOutcome = 'approved' | 'pending' | 'skipped' | 'expired';

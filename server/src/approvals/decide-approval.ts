@@ -19,7 +19,7 @@ import { recordNotInSite } from '../store/record-not-in-site.js';
 import type { ApprovalRepository } from './approval.store.js';
 import type { PolicyRepository } from '../store/ai/policy.store.js';
 import type { ApprovalExecutor } from './approval-executor.js';
-import { type ApprovalTargets, NO_TARGETS, sameImpact, sameTarget } from '../harness/approval-target.js';
+import { type ApprovalTargets, NO_TARGETS, sameImpact, sameTarget } from '../skills/approval-targets.js';
 import { expire, refreshImpact, reject, startExecution } from './approval-operations.js';
 
 export interface Decider extends ActorRef, CapabilityHolder {}
