@@ -48,7 +48,7 @@ function toAuditEntry(document: AuditDocument): AuditEntry {
 }
 
 /** What the hash covers, as read back from a stored document. */
-function contentOf(document: AuditDocument): ChainedContent {
+export function contentOf(document: AuditDocument): ChainedContent {
   return {
     siteId: document.siteId.toString(),
     seq: document.seq as number,
