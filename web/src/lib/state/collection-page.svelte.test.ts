@@ -137,6 +137,17 @@ describe('CollectionPage', () => {
     expect(url().searchParams.has('item')).toBe(false);
   });
 
+  it("keeps the open item's history when the item is shown again with restored data", async () => {
+    const { here } = await open('/content/posts?item=a');
+    await flush();
+    const history = here.history;
+    expect(history).toBeDefined();
+    here.editor = { item: item('a', 'restored title') };
+    expect(here.history).toBe(history);
+    here.editor = { item: item('b') };
+    expect(here.history).not.toBe(history);
+  });
+
   it('says so when a linked item cannot be read, and drops the link', async () => {
     const { here, toasts, url } = await open('/content/posts?item=gone');
     await flush();

@@ -31,6 +31,8 @@ export class CollectionPage {
   deletingCollection = $state(false);
 
   readonly #options: CollectionPageOptions;
+  /** A derived id, not the editor: a restore re-opens the same item with new data and keeps its history panel. */
+  readonly #editedId: string | undefined = $derived(this.editor?.item?.id);
   #chosenColumns = $state<{ key: string; names: string[] }>();
 
   constructor(options: CollectionPageOptions) {
@@ -180,10 +182,6 @@ export class CollectionPage {
 
   get #studio(): StudioParts {
     return this.#options.studio;
-  }
-
-  get #editedId(): string | undefined {
-    return this.editor?.item?.id;
   }
 
   get #itemParam(): string | null {
