@@ -3,6 +3,7 @@
 // nothing else can start while one is, or while the approved skill is executing).
 import type { ApprovalDecision, ApprovalJson } from '@lumibase/shared';
 import { checkEdit, diffArguments } from '../format/approval-view.js';
+import { nameToConfirm } from '../format/skill-call.js';
 
 export type DecideHandler = (decision: ApprovalDecision, reason: string, edited?: Record<string, unknown>) => Promise<void>;
 
@@ -35,10 +36,8 @@ export class ApprovalDecisionDraft {
   readonly changes = $derived(this.check?.ok ? diffArguments(this.approval.arguments, this.check.arguments) : []);
   /** What will run: the approver's edit when it is valid, else the model's arguments. */
   readonly runArguments: Record<string, unknown> = $derived(this.check?.ok ? this.check.arguments : this.approval.arguments);
-  /** Deleting a collection is approved only after typing its name (the one thing a misclick cannot undo). */
-  readonly mustType: string | undefined = $derived(
-    this.approval.skillName === 'deleteCollection' && typeof this.runArguments.name === 'string' ? this.runArguments.name : undefined,
-  );
+  /** Deleting a collection is approved only after typing its name (the skill's confirmByName: a misclick cannot undo it). */
+  readonly mustType: string | undefined = $derived(nameToConfirm(this.approval.skillName, this.runArguments));
   readonly nameTyped = $derived(this.mustType === undefined || this.typedName.trim() === this.mustType);
   readonly argumentsJson = $derived(JSON.stringify(this.approval.arguments, null, 2));
 
