@@ -4,26 +4,42 @@ import { type RequestHandler, Router } from 'express';
 import type { AuthService } from '../services/auth.service.js';
 import { parseInput, sendData, sendNoContent } from './parse-input.js';
 import { currentUser } from './require-capabilities.js';
-import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+import type { SessionCookie } from './session-cookie.js';
 
 /** The one route that needs no credentials; mounted before `authenticate`. */
-export function createLoginRouter({ auth, jsonBody }: { auth: AuthService; jsonBody: RequestHandler }): Router {
+export function createLoginRouter({
+  auth,
+  jsonBody,
+  cookie,
+}: {
+  auth: AuthService;
+  jsonBody: RequestHandler;
+  cookie: SessionCookie;
+}): Router {
   const router = Router();
   router.post('/auth/login', jsonBody, async (request, response) => {
     const { email, password } = parseInput(LoginRequest, request.body, 'body');
     const result = await auth.login({ email, password, address: request.ip ?? request.socket.remoteAddress ?? 'unknown' });
-    setSessionCookie(request, response, result.token, new Date(result.expiresAt));
+    cookie.set(request, response, result.token, new Date(result.expiresAt));
     sendData(response, 200, result);
   });
   return router;
 }
 
-export function createSessionRouter({ auth, copilot }: { auth: AuthService; copilot?: { provider: string } }): Router {
+export function createSessionRouter({
+  auth,
+  copilot,
+  cookie,
+}: {
+  auth: AuthService;
+  copilot?: { provider: string };
+  cookie: SessionCookie;
+}): Router {
   const router = Router();
   router.post('/auth/logout', async (request, response) => {
     const user = currentUser(request);
     await auth.logout({ sessionId: request.context.sessionId!, userId: user.id });
-    clearSessionCookie(request, response);
+    cookie.clear(request, response);
     sendNoContent(response);
   });
   router.get('/auth/me', async (request, response) => {

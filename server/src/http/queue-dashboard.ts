@@ -7,6 +7,7 @@ import { type RequestHandler, Router } from 'express';
 import { Redis } from 'ioredis';
 import type { AuthService } from '../services/auth.service.js';
 import { authenticate } from './authenticate.js';
+import type { SessionCookie } from './session-cookie.js';
 import { OPAQUE_MOUNT } from './openapi/route-table.js';
 import { requireSuperadmin } from './require-capabilities.js';
 
@@ -15,13 +16,14 @@ export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 export interface QueueDashboardOptions {
   auth: Pick<AuthService, 'authenticate'>;
   studioOrigin?: string | undefined;
+  cookie?: SessionCookie;
   redisUrl: string;
   prefix: string;
   /** The queues to show (those this deployment runs). */
   queueNames: readonly string[];
 }
 
-export function createQueueDashboard({ auth, studioOrigin, redisUrl, prefix, queueNames }: QueueDashboardOptions) {
+export function createQueueDashboard({ auth, studioOrigin, cookie, redisUrl, prefix, queueNames }: QueueDashboardOptions) {
   // Its own connection: the dashboard's reads never compete with the producers' fail-fast connection.
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
   connection.on('error', () => {
@@ -34,7 +36,7 @@ export function createQueueDashboard({ auth, studioOrigin, redisUrl, prefix, que
 
   const router = Router();
   // The same authentication as the API: a cookie-authenticated action (retry, clean) must come from the Studio's origin.
-  router.use(QUEUE_DASHBOARD_PATH, authenticate({ auth, studioOrigin }), requireSuperadmin(), dashboard);
+  router.use(QUEUE_DASHBOARD_PATH, authenticate({ auth, studioOrigin, ...(cookie ? { cookie } : {}) }), requireSuperadmin(), dashboard);
   return {
     router,
     async close() {
