@@ -32,7 +32,12 @@ const SAID: Record<ApprovalDecisionNote['status'], string> = {
 export function approvalOutcomeMessage(approval: Approval, at: Date): NewConversationMessage | undefined {
   const decision = decisionOf(approval);
   if (!decision) return undefined;
-  const content = `Update on approval ${approval.id}: ${approval.skillName} ${SAID[decision.status]}.`;
+  // An expiry's reason is the server's own (ttl, target_changed), never someone's words: it may be said.
+  const said =
+    decision.status === 'expired'
+      ? `expired (${decision.reason === 'target_changed' ? 'what it would change has changed since it was asked for' : 'nobody decided in time'}); it did not run`
+      : SAID[decision.status];
+  const content = `Update on approval ${approval.id}: ${approval.skillName} ${said}.`;
   const outcome: SkillOutcome = {
     status: 'pending_approval',
     skill: { name: approval.skillName, arguments: approval.arguments },
