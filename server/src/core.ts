@@ -13,6 +13,6 @@ export { ExpirySweep } from './approvals/expiry-sweep.js';
 export { TrashPurge } from './services/trash-purge.js';
 export { createSkillExecutionQueue } from './approvals/skill-execution.queue.js';
 export { createSkillExecutionWorker } from './approvals/skill-execution.worker.js';
-export { SITE_EVENT_CHANNEL } from './realtime/socket-server.js';
+export { SITE_EVENT_CHANNEL, socketIoKey } from './realtime/socket-server.js';
 export { createWebhooksWorker } from './webhooks/webhooks.worker.js';
 export { startEmbeddingsRunner } from './embeddings/embeddings-runner.js';

@@ -31,7 +31,7 @@ export async function startServer({
 }): Promise<RunningServer> {
   const { mongo, redis, redisUrl, dependencies } = infrastructure;
   const httpServer = createServer();
-  const sockets = await createSocketServer({ logger, redis, studioOrigin: config.STUDIO_ORIGIN });
+  const sockets = await createSocketServer({ logger, redis, studioOrigin: config.STUDIO_ORIGIN, prefix: config.QUEUE_PREFIX });
   const domain = await composeDomain({ config, logger, mongo, redis, redisUrl, publish: sockets.publish });
   const queue = createSkillExecutionQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const composed = await composeServer({

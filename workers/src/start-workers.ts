@@ -15,6 +15,7 @@ import {
   type Logger,
   Reconciler,
   SITE_EVENT_CHANNEL,
+  socketIoKey,
   studioUrl,
   TrashPurge,
 } from '@lumibase/server/core';
@@ -56,7 +57,7 @@ export async function startWorkers({
   const emitterClient = infrastructure.redis.duplicate({ disableOfflineQueue: false });
   emitterClient.on('error', (error: Error) => logger.warn({ reason: error.message }, 'emitter redis connection error'));
   await emitterClient.connect();
-  const emitter = new Emitter(emitterClient);
+  const emitter = new Emitter(emitterClient, { key: socketIoKey(config.QUEUE_PREFIX) });
   const publish = (event: SiteEvent) => emitter.serverSideEmit(SITE_EVENT_CHANNEL, event);
   const domain = await composeDomain({
     config,
