@@ -105,9 +105,14 @@ function malformedCall(call: PlannedToolCall): SkillOutcome {
 /** What earlier outcomes (of the conversation's history) read of the site's content, as `readBefore` entries. */
 export function contentReadsOf(outcomes: readonly SkillOutcome[]): ReadBefore[] {
   const reads: ReadBefore[] = [];
-  for (const outcome of outcomes)
+  for (const outcome of outcomes) {
     if (outcome.status === 'executed' && outcome.skill && readsContent(outcome.skill.name))
       noteReads(reads, outcome.skill.name, outcome.skill.arguments, outcome.data);
+    // An approved call's result (told back in the approval's note) is content the model reads as well.
+    const result = outcome.status === 'pending_approval' ? outcome.decision?.result : undefined;
+    if (outcome.status === 'pending_approval' && result !== undefined && result !== null)
+      noteReads(reads, outcome.skill.name, outcome.skill.arguments, result);
+  }
   return reads;
 }
 

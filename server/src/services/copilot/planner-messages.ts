@@ -44,6 +44,8 @@ export function toolContent(outcome: SkillOutcome): string {
   const record: Record<string, unknown> = { tool: outcome.skill?.name ?? null, status };
   if (outcome.status === 'executed' && outcome.data !== undefined) record.data = outcome.data;
   if (outcome.status === 'pending_approval') record.approvalId = outcome.approvalId;
+  // A note on a settled approval: the decider's name, reason and the result, quoted as data.
+  if (outcome.status === 'pending_approval' && outcome.decision) record.decision = outcome.decision;
   if (outcome.status !== 'executed' && outcome.message) record.message = outcome.message;
   if (outcome.status === 'denied' && outcome.details) record.details = outcome.details;
   const text = JSON.stringify(record);
@@ -71,7 +73,12 @@ export function plannerMessages(history: readonly ConversationMessage[], current
       calls.push({ id, name: outcome.skill.name, arguments: outcome.skill.arguments });
       results.push({ role: 'tool', content: toolContent(outcome), toolCallId: id, toolName: outcome.skill.name });
     });
-    messages.push({ role: 'assistant', content: message.content, ...(calls.length > 0 ? { toolCalls: calls } : {}) }, ...results);
+    // A note on a settled approval says nothing in the assistant's voice: its outcome is the tool result alone.
+    const note = (message.results ?? []).some((outcome) => outcome.status === 'pending_approval' && outcome.decision);
+    messages.push(
+      { role: 'assistant', content: note ? '' : message.content, ...(calls.length > 0 ? { toolCalls: calls } : {}) },
+      ...results,
+    );
   }
   messages.push({ role: 'user', content: current });
   return messages;
