@@ -34,6 +34,8 @@ export interface PlannerInput {
   /** Provider-neutral tool specs (JSON Schema parameters); each provider wraps them in its own format. */
   tools: ToolSpec[];
   signal?: AbortSignal;
+  /** The site's collection names, for planners that offer examples (the echo planner's help). */
+  siteCollections?: readonly string[];
   /** When given, the planner streams and hands over the reply's text in pieces as they come. */
   onText?: (piece: string) => void;
 }

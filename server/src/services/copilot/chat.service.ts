@@ -9,6 +9,7 @@ import {
 } from '@lumibase/shared';
 import type { HarnessActor } from '../../harness/ai-secure-harness.js';
 import { ModelCallError } from '../../llm/model-call-error.js';
+import { echoReplySentence } from '../../llm/echo-reply.js';
 import type { Planner } from '../../llm/planner.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
 import { CONTEXT_MESSAGES, type Conversation, type ConversationRepository } from '../../store/ai/conversation.store.js';
@@ -50,6 +51,7 @@ export interface ChatServiceOptions {
 
 const TITLE_MAX = 80;
 const DEFAULT_MAX_STEPS = 5;
+const ECHO_STEPS = 2;
 
 export class ChatService {
   private readonly clock: () => Date;
@@ -86,8 +88,9 @@ export class ChatService {
       tools: this.tools,
       messages: plannerMessages(history, message, brief),
       context: { siteId, actor, message, conversationId: conversation.id },
-      // The echo planner reads only the current message: a second step would repeat the first.
-      maxSteps: planner.provider === 'echo' ? 1 : (this.options.maxSteps ?? DEFAULT_MAX_STEPS),
+      // The echo planner makes its call, then says what came of it: two steps, never more.
+      maxSteps: planner.provider === 'echo' ? ECHO_STEPS : (this.options.maxSteps ?? DEFAULT_MAX_STEPS),
+      siteCollections: brief?.collections.map((collection) => collection.name),
       // A real model reads the history's tool results again, so content read in earlier turns may steer this one.
       readEarlier: planner.provider === 'echo' ? [] : contentReadsOf(history.flatMap((entry) => entry.results ?? [])),
       progress: progress && sessionId ? (event) => progress.send(sessionId, { conversationId: conversation.id, ...event }) : undefined,
@@ -111,8 +114,19 @@ export class ChatService {
     });
     // A failed turn answers with the failure first: it is the turn's verdict.
     const first = turn.ok ? outcomes[0]! : outcomes.at(-1)!;
-    return { ...first, conversationId: conversation.id, results: outcomes, reply: turn.ok ? turn.reply : '', ...(usage ? { usage } : {}) };
+    const reply = (turn.ok ? turn.reply.trim() : '') || plainReply(outcomes);
+    return { ...first, conversationId: conversation.id, results: outcomes, reply, ...(usage ? { usage } : {}) };
   }
+}
+
+/** The turn's answer when the model gave none (or failed): one plain sentence per outcome, never empty. */
+function plainReply(outcomes: readonly SkillOutcome[]): string {
+  const sentences = outcomes.map((outcome) =>
+    outcome.skill
+      ? echoReplySentence({ ...outcome, tool: outcome.skill.name }, (outcome.skill.arguments ?? {}) as Record<string, unknown>)
+      : (outcome.message ?? ''),
+  );
+  return sentences.filter((sentence) => sentence.trim() !== '').join('\n') || 'Done.';
 }
 
 /** Timeouts, 5xx after retries, unreadable output: said plainly, nothing of the failing step ran. */

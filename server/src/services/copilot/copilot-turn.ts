@@ -20,6 +20,8 @@ export interface CopilotTurnOptions {
   /** Content read in earlier turns of the conversation, which the model reads again in the history: it may steer this turn too. */
   readEarlier?: readonly ReadBefore[];
   progress?: ((event: Omit<CopilotProgressEvent, 'conversationId'>) => void) | undefined;
+  /** The site's collection names, handed to the planner for its examples. */
+  siteCollections?: readonly string[] | undefined;
 }
 
 export type TurnResult =
@@ -40,6 +42,7 @@ export async function runCopilotTurn({
   maxSteps,
   readEarlier = [],
   progress,
+  siteCollections,
 }: CopilotTurnOptions): Promise<TurnResult> {
   const conversation = [...messages];
   const outcomes: SkillOutcome[] = [];
@@ -54,6 +57,7 @@ export async function runCopilotTurn({
       output = await planner.plan({
         messages: conversation,
         tools,
+        ...(siteCollections ? { siteCollections } : {}),
         ...(progress ? { onText: (text: string) => progress({ step, kind: 'text', text }) } : {}),
       });
     } catch (error) {
