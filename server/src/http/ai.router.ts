@@ -1,6 +1,7 @@
 // /ai: the Copilot in the X-Site-Id site — chat, approvals, conversations, audit. Any member unless noted.
 import { ChatRequest, DecideApprovalRequest, ListApprovalsQuery, ListQuery, PutPolicyRequest } from '@lumibase/shared';
 import { type Request, Router } from 'express';
+import { closedSignal } from './closed-signal.js';
 import type { HarnessActor } from '../harness/ai-secure-harness.js';
 import type { ApprovalsService, AuditService, ChatService, ConversationsService, PolicyService } from '../services/copilot/index.js';
 import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
@@ -31,7 +32,14 @@ export function createAiRouter({ chat, approvals, conversations, audit, policy }
     sendData(
       response,
       200,
-      await chat.chat({ siteId: currentSiteId(request), actor: actorOf(request), message, conversationId, sessionId }),
+      await chat.chat({
+        siteId: currentSiteId(request),
+        actor: actorOf(request),
+        message,
+        conversationId,
+        sessionId,
+        signal: closedSignal(response),
+      }),
     );
   });
 
