@@ -14,7 +14,7 @@ import { TrashService } from './services/trash.service.js';
 import { DomainEvents } from './services/domain-events.js';
 import { createSkillExecutors } from './skills/index.js';
 import { AiStores } from './store/ai/ai-stores.js';
-import { StoreApprovalTargets } from './harness/approval-target.js';
+import { StoreApprovalTargets } from './skills/store-approval-targets.js';
 import { createStores } from './store/stores.js';
 import { pendingDeliveriesBefore, registerWebhookModels, WebhookStore } from './store/webhook.store.js';
 import { createWebhookDispatcher } from './webhooks/webhook-dispatcher.js';

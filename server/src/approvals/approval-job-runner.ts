@@ -3,7 +3,7 @@ import type { SkillExecutionJob } from '@lumibase/shared';
 import { finishApprovedAudit, runApproval } from './run-approval.js';
 import type { SkillExecutors } from '../harness/skill-executors.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
-import { type ApprovalTargets, NO_TARGETS, sameTarget } from '../harness/approval-target.js';
+import { type ApprovalTargets, NO_TARGETS, sameTarget } from '../skills/approval-targets.js';
 import { expireApproval } from './expire-approval.js';
 
 export type JobOutcome = 'approved' | 'pending' | 'skipped' | 'expired';

@@ -20,7 +20,7 @@ import { recordNotInSite } from '../store/record-not-in-site.js';
 import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import type { HarnessStores } from '../harness/ai-secure-harness.js';
 import type { ApprovalExecutor } from './approval-executor.js';
-import { type ApprovalTargets, NO_TARGETS, sameImpact, sameTarget } from '../harness/approval-target.js';
+import { type ApprovalTargets, NO_TARGETS, sameImpact, sameTarget } from '../skills/approval-targets.js';
 import { expireApproval } from './expire-approval.js';
 
 export interface Decider extends ActorRef, CapabilityHolder {}

@@ -1,5 +1,6 @@
 // Skills that read or change items, the content stored in collections.
 import { z } from 'zod';
+import { argumentText as text } from './argument-text.js';
 import { defineSkill } from './define-skill.js';
 import { CollectionName, JsonObject, RecordId } from './arguments.js';
 
@@ -14,6 +15,11 @@ export const listItems = defineSkill({
     offset: z.number().int().min(0).optional().describe('How many items to skip'),
   }),
   requiredCapabilities: ['content:read'],
+  action: 'List items',
+  readsContent: true,
+  confirmByName: false,
+  describe: () => undefined,
+  example: (collection) => `list items in ${collection}`,
 });
 
 export const createItem = defineSkill({
@@ -21,6 +27,11 @@ export const createItem = defineSkill({
   description: "Create an item in a collection. `data` maps field names to values and must match the collection's fields.",
   parameters: z.strictObject({ collection: CollectionName, data: JsonObject.describe('Field values of the new item') }),
   requiredCapabilities: ['content:write'],
+  action: 'Create an item',
+  readsContent: false,
+  confirmByName: false,
+  describe: ({ collection }) => text(collection) && `Creates an item in ${collection}.`,
+  example: (collection) => `create item in ${collection} with {"title": "Hello"}`,
 });
 
 export const updateItem = defineSkill({
@@ -32,6 +43,11 @@ export const updateItem = defineSkill({
     data: JsonObject.describe('Field values to change'),
   }),
   requiredCapabilities: ['content:write'],
+  action: 'Change an item',
+  readsContent: false,
+  confirmByName: false,
+  describe: ({ collection, id }) => text(collection) && text(id) && `Changes item ${id} in ${collection}.`,
+  example: (collection) => `update item <id> in ${collection} with {"title": "Hello"}`,
 });
 
 export const deleteItem = defineSkill({
@@ -40,4 +56,9 @@ export const deleteItem = defineSkill({
     'Delete an item. It is queued for a human admin to approve before it runs; afterwards an admin can bring it back from its revisions.',
   parameters: z.strictObject({ collection: CollectionName, id: RecordId.describe('The id of the item') }),
   requiredCapabilities: ['content:write'],
+  action: 'Delete an item',
+  readsContent: false,
+  confirmByName: false,
+  describe: ({ collection, id }) => text(collection) && text(id) && `Deletes item ${id} from ${collection}.`,
+  example: (collection) => `delete item <id> from ${collection}`,
 });

@@ -1,6 +1,10 @@
-// What a skill is: a typed operation the Copilot may call, with the capabilities it needs.
+// What a skill is: a typed operation the Copilot may call, with the capabilities it needs, and every fact about it
+// that the model, the Studio and the planners need (one place per skill; a fact left out does not compile).
 import type { z } from 'zod';
 import type { Capability } from '../capabilities.js';
+
+/** Arguments as the model produced them, not yet validated: a sentence about them reads only the strings it finds. */
+export type UncheckedArguments = Record<string, unknown>;
 
 export interface SkillDefinition<Name extends string = string, Parameters extends z.ZodType = z.ZodType> {
   readonly name: Name;
@@ -9,10 +13,20 @@ export interface SkillDefinition<Name extends string = string, Parameters extend
   /** The arguments' schema; the JSON Schema the model sees is generated from it. */
   readonly parameters: Parameters;
   readonly requiredCapabilities: readonly Capability[];
+  /** The skill as an action a person reads: "Add a field". */
+  readonly action: string;
+  /** Its result is site content written by users, which the model reads: a later dangerous proposal records it. */
+  readonly readsContent: boolean;
+  /** The argument whose value an approver types before approving (the one thing a misclick cannot undo); false: a click is enough. */
+  readonly confirmByName: string | false;
+  /** The call in one plain sentence for the person deciding on it; undefined when the arguments it names are not strings. */
+  readonly describe: (args: UncheckedArguments) => string | undefined;
+  /** A phrase the echo planner understands that does this (or the nearest one that works), with one of the site's collections. */
+  readonly example: (collection: string) => string;
 }
 
 export function defineSkill<const Name extends string, Parameters extends z.ZodType>(
-  skill: SkillDefinition<Name, Parameters>,
+  skill: SkillDefinition<Name, Parameters> & { readonly confirmByName: (keyof z.input<Parameters> & string) | false },
 ): SkillDefinition<Name, Parameters> {
   return Object.freeze({ ...skill, requiredCapabilities: Object.freeze([...skill.requiredCapabilities]) });
 }

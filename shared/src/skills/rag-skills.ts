@@ -13,6 +13,11 @@ export const aiSuggestField = defineSkill({
     description: LongText.describe('What the field should hold, in the admin’s words'),
   }),
   requiredCapabilities: ['schema:read'],
+  action: 'Suggest a field',
+  readsContent: false,
+  confirmByName: false,
+  describe: () => undefined,
+  example: (collection) => `suggest field for ${collection}: a short summary`,
 });
 
 export const aiContentAssist = defineSkill({
@@ -27,4 +32,9 @@ export const aiContentAssist = defineSkill({
     itemId: RecordId.optional().describe('The item whose field to revise; omit to draft new content'),
   }),
   requiredCapabilities: ['content:read'],
+  action: 'Draft content',
+  readsContent: true,
+  confirmByName: false,
+  describe: () => undefined,
+  example: () => 'list collections',
 });

@@ -1,5 +1,6 @@
 // Skills that read or change the site's schema: collections and their fields.
 import { z } from 'zod';
+import { argumentText as text } from './argument-text.js';
 import { defineSkill } from './define-skill.js';
 import { CollectionName, FieldName, FieldPatch, StrictField } from './arguments.js';
 
@@ -10,6 +11,11 @@ export const listCollections = defineSkill({
   description: "List the site's collections with their fields. Use it to learn the schema before changing it or its content.",
   parameters: z.strictObject({}),
   requiredCapabilities: ['schema:read'],
+  action: 'List collections',
+  readsContent: false,
+  confirmByName: false,
+  describe: () => undefined,
+  example: () => 'list collections',
 });
 
 export const createCollection = defineSkill({
@@ -21,6 +27,11 @@ export const createCollection = defineSkill({
     fields: z.array(StrictField).max(200).optional().describe('Initial fields'),
   }),
   requiredCapabilities: ['schema:write'],
+  action: 'Create a collection',
+  readsContent: false,
+  confirmByName: false,
+  describe: ({ name }) => text(name) && `Creates the collection ${name}.`,
+  example: () => 'create collection articles',
 });
 
 export const deleteCollection = defineSkill({
@@ -28,6 +39,12 @@ export const deleteCollection = defineSkill({
   description: `Delete a collection together with all of its items; they go to the trash, restorable by an admin until the trash retention ends. ${GATED}`,
   parameters: z.strictObject({ name: CollectionName }),
   requiredCapabilities: ['schema:write'],
+  action: 'Delete a collection',
+  readsContent: false,
+  // Deleting a whole collection is approved only after typing its name.
+  confirmByName: 'name',
+  describe: ({ name }) => text(name) && `Deletes the collection ${name} and all of its items.`,
+  example: (collection) => `delete collection ${collection}`,
 });
 
 export const createField = defineSkill({
@@ -35,6 +52,14 @@ export const createField = defineSkill({
   description: `Add a field to a collection. ${GATED}`,
   parameters: z.strictObject({ collection: CollectionName, field: StrictField }),
   requiredCapabilities: ['schema:write'],
+  action: 'Add a field',
+  readsContent: false,
+  confirmByName: false,
+  describe: ({ collection, field }) => {
+    const name = typeof field === 'object' && field !== null ? text((field as Record<string, unknown>).name) : undefined;
+    return text(collection) && name && `Adds the field ${name} to ${collection}.`;
+  },
+  example: (collection) => `add field summary to ${collection} as text`,
 });
 
 export const updateField = defineSkill({
@@ -46,6 +71,12 @@ export const updateField = defineSkill({
     changes: FieldPatch.describe('Only the properties to change'),
   }),
   requiredCapabilities: ['schema:write'],
+  action: 'Change a field',
+  readsContent: false,
+  confirmByName: false,
+  describe: ({ collection, field }) => text(collection) && text(field) && `Changes the field ${field} of ${collection}.`,
+  // The echo planner has no phrase for changing a field: adding one is the nearest that works.
+  example: (collection) => `add field summary to ${collection} as text`,
 });
 
 export const deleteField = defineSkill({
@@ -53,4 +84,10 @@ export const deleteField = defineSkill({
   description: `Delete a field from a collection; its values are removed from every item and go to the trash with the field, restorable by an admin until the trash retention ends. ${GATED}`,
   parameters: z.strictObject({ collection: CollectionName, field: FieldName }),
   requiredCapabilities: ['schema:write'],
+  action: 'Delete a field',
+  readsContent: false,
+  confirmByName: false,
+  describe: ({ collection, field }) =>
+    text(collection) && text(field) && `Removes the field ${field} from ${collection}, and its values from every item.`,
+  example: (collection) => `delete field summary from ${collection}`,
 });

@@ -15,4 +15,9 @@ export const searchItems = defineSkill({
     limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).optional().describe(`How many results (default 10, at most ${SEARCH_LIMIT_MAX})`),
   }),
   requiredCapabilities: ['content:read'],
+  action: 'Search items',
+  readsContent: true,
+  confirmByName: false,
+  describe: () => undefined,
+  example: (collection) => `search ${collection} for launch`,
 });

@@ -1,5 +1,6 @@
 // Skills that manage the site's members.
 import { z } from 'zod';
+import { argumentText as text } from './argument-text.js';
 import { defineSkill } from './define-skill.js';
 import { RecordId } from './arguments.js';
 
@@ -10,4 +11,9 @@ export const deleteUser = defineSkill({
     'Queued for a human admin to approve before it runs.',
   parameters: z.strictObject({ userId: RecordId.describe('The id of the user') }),
   requiredCapabilities: ['users:write'],
+  action: 'Remove a member',
+  readsContent: false,
+  confirmByName: false,
+  describe: ({ userId }) => text(userId) && `Removes user ${userId} from this site.`,
+  example: () => 'list collections',
 });

@@ -1,5 +1,5 @@
 // One Copilot turn's model steps: ask the model, run each tool call through the harness, hand the outcomes back, repeat.
-import type { CopilotProgressEvent, ReadBefore, SkillOutcome, TokenUsage, ToolSpec } from '@lumibase/shared';
+import { type CopilotProgressEvent, findSkill, type ReadBefore, type SkillOutcome, type TokenUsage, type ToolSpec } from '@lumibase/shared';
 import type { HarnessContext, ToolCall } from '../../harness/ai-secure-harness.js';
 import { ModelCallError } from '../../llm/model-call-error.js';
 import type { PlannedToolCall, Planner, PlannerMessage } from '../../llm/planner.js';
@@ -31,8 +31,8 @@ export type TurnResult =
   /** `unreachable`: no model call of the turn got an answer (the caller answers 503). */
   | { ok: false; unreachable: boolean; error: unknown; outcomes: SkillOutcome[]; texts: string[]; usage?: TokenUsage };
 
-/** Skills whose results are site content the model reads: a later dangerous proposal records them. */
-const CONTENT_READS = new Set(['listItems', 'searchItems', 'aiContentAssist']);
+/** A skill whose result is site content the model reads (its definition's readsContent): a later dangerous proposal records it. */
+const readsContent = (skillName: string): boolean => findSkill(skillName)?.readsContent === true;
 const READ_BEFORE_MAX = 50;
 
 export async function runCopilotTurn({
@@ -98,7 +98,7 @@ export async function runCopilotTurn({
           });
       outcomes.push(outcome);
       progress?.({ step, kind: 'tool-result', skill: call.name, status: outcome.status });
-      if (outcome.status === 'executed' && CONTENT_READS.has(call.name)) noteReads(readBefore, call.name, call.arguments, outcome.data);
+      if (outcome.status === 'executed' && readsContent(call.name)) noteReads(readBefore, call.name, call.arguments, outcome.data);
       conversation.push({
         role: 'tool',
         content: toolContent(outcome),
@@ -141,7 +141,7 @@ function malformedCall(call: PlannedToolCall): SkillOutcome {
 export function contentReadsOf(outcomes: readonly SkillOutcome[]): ReadBefore[] {
   const reads: ReadBefore[] = [];
   for (const outcome of outcomes)
-    if (outcome.status === 'executed' && outcome.skill && CONTENT_READS.has(outcome.skill.name))
+    if (outcome.status === 'executed' && outcome.skill && readsContent(outcome.skill.name))
       noteReads(reads, outcome.skill.name, outcome.skill.arguments, outcome.data);
   return reads;
 }

@@ -1,29 +1,12 @@
 // The Copilot in plain words: skills named as actions, capabilities as permissions, denials as one sentence with the
 // fix, and the phrases the echo planner understands offered with the site's real collections.
-import { FIELD_TYPES, type SkillOutcome } from '@lumibase/shared';
+import { FIELD_TYPES, findSkill, type SkillOutcome } from '@lumibase/shared';
 
 type DeniedOutcome = Extract<SkillOutcome, { status: 'denied' }>;
 
-export const SKILL_ACTIONS: Record<string, string> = {
-  listCollections: 'List collections',
-  createCollection: 'Create a collection',
-  deleteCollection: 'Delete a collection',
-  createField: 'Add a field',
-  updateField: 'Change a field',
-  deleteField: 'Delete a field',
-  listItems: 'List items',
-  createItem: 'Create an item',
-  updateItem: 'Change an item',
-  deleteItem: 'Delete an item',
-  deleteUser: 'Remove a member',
-  aiSuggestField: 'Suggest a field',
-  aiContentAssist: 'Draft content',
-  searchItems: 'Search items',
-};
-
-/** "createField" → "Add a field"; a skill we do not know keeps its name. */
+/** "createField" → "Add a field" (the action on the skill's definition); a skill we do not know keeps its name. */
 export function skillAction(skillName: string): string {
-  return Object.hasOwn(SKILL_ACTIONS, skillName) ? (SKILL_ACTIONS[skillName] as string) : skillName;
+  return findSkill(skillName)?.action ?? skillName;
 }
 
 export const CAPABILITY_WORDS: Record<string, string> = {
@@ -47,33 +30,9 @@ function whoCan(capability: string): string {
   return words.startsWith('Can ') ? `someone who can ${words.slice(4)}` : `someone with ${capability}`;
 }
 
-/** A phrase that works, for the skill a denial was about, with the site's first collection. */
+/** A phrase that works, for the skill a denial was about (its definition's example), with the site's first collection. */
 export function exampleFor(skillName: string, collection = 'posts'): string {
-  switch (skillName) {
-    case 'createCollection':
-      return 'create collection articles';
-    case 'deleteCollection':
-      return `delete collection ${collection}`;
-    case 'createField':
-    case 'updateField':
-      return `add field summary to ${collection} as text`;
-    case 'deleteField':
-      return `delete field summary from ${collection}`;
-    case 'createItem':
-      return `create item in ${collection} with {"title": "Hello"}`;
-    case 'updateItem':
-      return `update item <id> in ${collection} with {"title": "Hello"}`;
-    case 'deleteItem':
-      return `delete item <id> from ${collection}`;
-    case 'listItems':
-      return `list items in ${collection}`;
-    case 'searchItems':
-      return `search ${collection} for launch`;
-    case 'aiSuggestField':
-      return `suggest field for ${collection}: a short summary`;
-    default:
-      return 'list collections';
-  }
+  return findSkill(skillName)?.example(collection) ?? 'list collections';
 }
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

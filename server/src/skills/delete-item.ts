@@ -1,0 +1,50 @@
+// deleteItem: an item; a re-run after a run that got as far as deleting it succeeds.
+import { type ApprovalTarget, ForbiddenError } from '@lumibase/shared';
+import { titleOf } from './impact-words.js';
+import { itemNotFound } from './item-not-found.js';
+import { runOnce, tolerating } from './run-once.js';
+import { writeContext } from './skill-dependencies.js';
+import type { SkillModule } from './skill-module.js';
+
+export const deleteItemSkill: SkillModule<'deleteItem'> = {
+  execute: (dependencies) => async (args, context) =>
+    runOnce({
+      dependencies,
+      context,
+      skillName: 'deleteItem',
+      perform: async (resumed) => {
+        try {
+          await tolerating(
+            resumed,
+            () => dependencies.items.remove(context.siteId, args.collection, args.id, writeContext(context)),
+            (error) => error instanceof ForbiddenError,
+          );
+        } catch (error) {
+          throw error instanceof ForbiddenError ? itemNotFound(args.collection, args.id) : error;
+        }
+        // Best effort: the deletion is done whether or not its undo can be named.
+        const undo = await dependencies.revisions?.undoFor(context.siteId, context.operationId).catch(() => undefined);
+        return { collection: args.collection, id: args.id, deleted: true, ...(undo ? { undo } : {}) };
+      },
+    }),
+  inspect: async ({ collection, id }, { site }) => {
+    const record = await site.collection(collection);
+    const item = record ? await site.item(record.id, id) : null;
+    const target: ApprovalTarget = {
+      kind: 'item',
+      collection,
+      ...(record ? { collectionId: record.id } : {}),
+      // The revision binds the approval to the content its approver saw: an edit since changes the target.
+      ...(item ? { id: item.id, revision: item.revision } : {}),
+    };
+    if (!item) return { target, impact: { summary: `The item ${id} does not exist in ${collection}` } };
+    const title = titleOf(item.data);
+    return {
+      target,
+      impact: {
+        summary: `Deletes the item ${title ? `"${title}"` : item.id} from ${collection}`,
+        items: [{ id: item.id, ...(title ? { title } : {}) }],
+      },
+    };
+  },
+};

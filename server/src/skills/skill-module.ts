@@ -1,0 +1,27 @@
+// What one skill module holds (skills/<kebab-name>.ts): how the skill runs, and what it would change.
+import type { ApprovalImpact, ApprovalTarget, SkillArguments, SkillName } from '@lumibase/shared';
+import type { SiteView } from './site-view.js';
+import type { ExecutorFactory } from './skill-dependencies.js';
+
+/** What a call would change and how much: the target is taken at creation and re-checked; the impact is shown to the approver. */
+export interface TargetPreview {
+  target?: ApprovalTarget;
+  impact?: ApprovalImpact;
+}
+
+/** What inspect reads: the site through a small interface (the stores now; a simulated site can stand in). */
+export interface InspectContext {
+  site: SiteView;
+  /** How long a deleted collection or field stays restorable (shown on the card); left out when unknown. */
+  restorableDays?: number;
+}
+
+export interface SkillModule<Name extends SkillName> {
+  /** The executor over the CMS services; idempotent under its operation id. */
+  readonly execute: ExecutorFactory<Name>;
+  /** The call's target and impact as the site stands now ({} for a skill that changes nothing an approver weighs). */
+  readonly inspect: (args: SkillArguments<Name>, context: InspectContext) => Promise<TargetPreview>;
+}
+
+/** The inspect of a skill that is never gated: no target, no impact. */
+export const nothingToInspect = async (): Promise<TargetPreview> => ({});
