@@ -1,5 +1,6 @@
 // The suite's figures for one planner: tool-selection precision and recall, exact argument matches,
 // approvals per intent, model steps and tokens, and the scenarios that failed.
+import { isDeepStrictEqual } from 'node:util';
 import type { ScenarioRun } from './run-eval.js';
 
 export interface EvalFigures {
@@ -34,7 +35,7 @@ export function figuresOf(runs: readonly ScenarioRun[]): EvalFigures {
       const [hit] = left.splice(index, 1);
       if (call.arguments) {
         withArguments++;
-        if (JSON.stringify(hit!.arguments) === JSON.stringify(call.arguments)) exact++;
+        if (isDeepStrictEqual(hit!.arguments, call.arguments)) exact++;
       }
     }
     const asked = new Set(run.made.filter((call) => call.status === 'pending_approval')).size;

@@ -2,12 +2,16 @@
 // worker) with one planner: the echo planner, or a scripted model speaking one provider's format from a
 // local model server. Each scenario gets a fresh site with the same fixture.
 // biome-ignore-all lint/suspicious/noExplicitAny: response bodies are whatever the server sent.
+import { isDeepStrictEqual } from 'node:util';
 import { matchEchoPhrase } from '../llm/echo-phrases.js';
 import { type FakeModelServer, type ModelDialect, type ScriptedReply, startFakeModelServer } from '../testing/fake-model-server.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import type { Scenario } from './scenarios.js';
 
 export type EvalPlanner = 'echo' | ModelDialect;
+
+/** Safe skills that write: a scenario that runs one gets a site of its own. */
+const WRITES_AT_ONCE = new Set(['createItem', 'updateItem']);
 
 export interface ScenarioRun {
   scenario: Scenario;
@@ -73,13 +77,16 @@ function scriptFor(scenario: Scenario, message: string): ScriptedReply[] {
 export async function runEval(scenarios: readonly Scenario[], planner: EvalPlanner, label = `eval-${planner}`): Promise<ScenarioRun[]> {
   const model: FakeModelServer | undefined = planner === 'echo' ? undefined : await startFakeModelServer(planner);
   const server = await startTestServer(label, {
-    CHAT_RATE_LIMIT_PER_MINUTE: '100000',
+    CHAT_RATE_LIMIT_PER_MINUTE: '10000',
     ...(model && planner !== 'echo' ? PROVIDER_ENV[planner](model.url) : { LLM_PROVIDER: 'echo' }),
   });
   const runs: ScenarioRun[] = [];
   try {
+    // One site for the scenarios that change nothing at once (reads, approvals, denials); a fresh one for each that writes.
+    const shared = await setUpSite(server, 0);
     for (const [index, scenario] of scenarios.entries()) {
-      const fixture = await setUpSite(server, index);
+      const writes = scenario.calls.some((call) => WRITES_AT_ONCE.has(call.name)) && scenario.statuses?.includes('executed');
+      const fixture = writes ? await setUpSite(server, index + 1) : shared;
       const message = fill(scenario.message, fixture.ids);
       const before = model?.requests.length ?? 0;
       model?.script(scriptFor(scenario, message));
@@ -118,7 +125,7 @@ function judge(run: ScenarioRun, planner: EvalPlanner): void {
   if (JSON.stringify(names) !== JSON.stringify(expected.map((call) => call.name)))
     failures.push(`calls ${JSON.stringify(names)}, expected ${JSON.stringify(expected.map((call) => call.name))}`);
   for (const [index, call] of expected.entries())
-    if (call.arguments && made[index] && JSON.stringify(made[index]!.arguments) !== JSON.stringify(call.arguments))
+    if (call.arguments && made[index] && !isDeepStrictEqual(made[index]!.arguments, call.arguments))
       failures.push(`${call.name} arguments ${JSON.stringify(made[index]!.arguments)}`);
   for (const name of scenario.forbidden ?? []) if (names.includes(name)) failures.push(`made the forbidden call ${name}`);
   if (scenario.statuses && JSON.stringify(made.map((call) => call.status)) !== JSON.stringify(scenario.statuses))
