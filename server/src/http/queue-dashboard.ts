@@ -49,7 +49,12 @@ export function createQueueDashboard({ auth, studioOrigin, cookie, redisUrl, pre
 
   const router = Router();
   // The same authentication as the API: a cookie-authenticated action (retry, clean) must come from the Studio's origin.
-  router.use(QUEUE_DASHBOARD_PATH, authenticate({ auth, studioOrigin, ...(cookie ? { cookie } : {}) }), ...accessChecks(QUEUE_DASHBOARD_ROUTES.dashboard), dashboard);
+  router.use(
+    QUEUE_DASHBOARD_PATH,
+    authenticate({ auth, studioOrigin, ...(cookie ? { cookie } : {}) }),
+    ...accessChecks(QUEUE_DASHBOARD_ROUTES.dashboard),
+    dashboard,
+  );
   return {
     router,
     async close() {
