@@ -119,8 +119,10 @@ describe('a worker killed between settling an approval and its audit entry, twic
     const notes = (await site.conversations.listMessages(conversation.id, { limit: 100 })).filter((message) =>
       message.content.startsWith(`Update on approval ${approvalId}`),
     );
-    expect(notes.map((note) => note.content)).toEqual([
-      `Update on approval ${approvalId}: deleteCollection {"name":"posts"} was approved by Admin and ran. Result: {"deleted":"posts"}`,
+    // Fixed words for people; who decided and the result travel as data, which the model reads as a tool result.
+    expect(notes.map((note) => note.content)).toEqual([`Update on approval ${approvalId}: deleteCollection was approved and ran.`]);
+    expect(notes[0]!.results).toMatchObject([
+      { approvalId, decision: { status: 'approved', decidedBy: { name: admin.name }, result: { deleted: 'posts' } } },
     ]);
     // Nothing is owed any more.
     const stored = await live.aiStores.models.approvals.findById(approvalId).lean();
