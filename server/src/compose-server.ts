@@ -16,6 +16,7 @@ import { createSearchRouter } from './http/search.router.js';
 import { createHttpApp } from './http/app.js';
 import { createQueueDashboard } from './http/queue-dashboard.js';
 import { createWebhooksRouter } from './http/webhooks.router.js';
+import { composeMcp } from './mcp/compose-mcp.js';
 import { WebhooksService } from './services/webhooks.service.js';
 import type { DependencyCheck } from './infrastructure/dependency-check.js';
 import type { Logger } from './logger.js';
@@ -99,6 +100,7 @@ export async function composeServer({
     api,
     studioOrigin: config.STUDIO_ORIGIN,
     admin: queueDashboard.router,
+    mcp: composeMcp({ config, logger, redis, domain, copilot }),
     ...(studio ? { studio } : {}),
   });
 
