@@ -31,9 +31,11 @@ export interface ComposeCopilotOptions {
   progress?: CopilotProgressSink;
   /** How approved skills run: through the skill-execution queue (QueuedApprovalExecutor). */
   approvalExecutor: ApprovalExecutor;
+  /** What the gate and the decider take as now; unset, the system clock. */
+  clock?: () => Date;
 }
 
-export async function composeCopilot({ config, logger, redis, domain, approvalExecutor, progress }: ComposeCopilotOptions) {
+export async function composeCopilot({ config, logger, redis, domain, approvalExecutor, progress, clock }: ComposeCopilotOptions) {
   const stores = domain.aiStores;
   const executors = domain.executors;
   const harness = new AISecureHarness({
@@ -43,8 +45,9 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
     targets: domain.approvalTargets,
     approvalTtlMs: config.APPROVAL_TTL_SECONDS * 1000,
+    ...(clock ? { clock } : {}),
   });
-  const decider = new ApprovalDecider({ stores, executor: approvalExecutor, targets: domain.approvalTargets });
+  const decider = new ApprovalDecider({ stores, executor: approvalExecutor, targets: domain.approvalTargets, ...(clock ? { clock } : {}) });
 
   const planner = createPlanner(config, {
     onFallback: (reason) => logger.warn({ provider: config.LLM_PROVIDER }, reason),

@@ -17,7 +17,9 @@ import { AiStores } from './store/ai/ai-stores.js';
 import { StoreApprovalTargets } from './skills/store-approval-targets.js';
 import { createStores } from './store/stores.js';
 import { pendingDeliveriesBefore, registerWebhookModels, WebhookStore } from './store/webhook.store.js';
-import { createWebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { createWebhooksSubscriber } from './webhooks/webhooks-subscriber.js';
+import { createEmbeddingsSubscriber } from './embeddings/embeddings-subscriber.js';
+import { toSubscribers } from './store/outbox-subscriber.js';
 import { createWebhooksQueue } from './webhooks/webhooks.queue.js';
 import { composeEmbeddings, type EmbeddingsConfig, openEmbeddingsQueueing } from './compose-embeddings.js';
 import type { Embedder } from './embeddings/embedder.js';
@@ -37,8 +39,8 @@ export interface DomainOptions {
   publish: (event: SiteEvent) => void;
   /** scrypt cost; unset is the hasher's production default. */
   scryptParameters?: { N: number; r: number; p: number };
-  /** The embedder; unset is the one the configuration picks. */
-  embedder?: Embedder;
+  /** Wraps or replaces the embedder the configuration picks (compose-parts.ts). */
+  embedder?: (real: Embedder) => Embedder;
 }
 
 export async function composeDomain({ config, logger, mongo, redis, redisUrl, publish, scryptParameters, embedder }: DomainOptions) {
@@ -47,15 +49,14 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
   await Promise.all([webhookModels.Webhook.init(), webhookModels.WebhookDelivery.init()]);
   const webhooks = (siteId: string) => new WebhookStore(webhookModels, siteId);
   const webhooksQueue = createWebhooksQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
-  // Every relayed event also becomes the deliveries of the site's webhooks subscribed to it.
-  const dispatchWebhooks = createWebhookDispatcher({ webhooks, queue: webhooksQueue });
-  // Every relayed content change also queues the embedding of what it changed (never failing for want of Redis).
   const embeddingsQueueing = await openEmbeddingsQueueing({ config, mongo, redisUrl, logger });
-  const onAppended = async (event: SiteEvent, eventId: string) => {
-    await embeddingsQueueing.enqueuer.onEvent(event);
-    await dispatchWebhooks(event, eventId);
-  };
-  const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish, logger, onAppended });
+  // The outbox's subscribers: every relayed content change queues the embedding of what it changed, then every
+  // relayed event becomes the deliveries of the site's webhooks subscribed to it.
+  const subscribers = [
+    createEmbeddingsSubscriber(embeddingsQueueing.enqueuer),
+    createWebhooksSubscriber({ webhooks, queue: webhooksQueue }),
+  ];
+  const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish, logger, onAppended: toSubscribers(subscribers) });
   const stores = await createStores(mongo, { relay });
   const embeddings = await composeEmbeddings({
     config,

@@ -49,7 +49,7 @@ export async function composeEmbeddings({
   eventLog,
   queueing,
   logger,
-  embedder = createEmbedder(config, { onFallback: (reason) => logger.warn(reason) }),
+  embedder: wrapEmbedder,
 }: {
   config: EmbeddingsConfig;
   mongo: Connection;
@@ -58,8 +58,11 @@ export async function composeEmbeddings({
   eventLog: EventLog;
   queueing: EmbeddingsQueueing;
   logger: Logger;
-  embedder?: Embedder;
+  /** Wraps or replaces the embedder the configuration picks (compose-parts.ts). */
+  embedder?: (real: Embedder) => Embedder;
 }) {
+  const configured = createEmbedder(config, { onFallback: (reason) => logger.warn(reason) });
+  const embedder = wrapEmbedder ? wrapEmbedder(configured) : configured;
   const models = await createEmbeddingModels(mongo);
   const embeddings = (siteId: string) => new EmbeddingStore(models, siteId);
   const sources = (siteId: string) => new EmbeddingSourceStore(stores.models, siteId);

@@ -1,7 +1,6 @@
 // The API's object graph over a composed domain: Copilot (gate, decider over the skill-execution queue) → HTTP → sockets.
 // start-server.ts (the API process's composition root) and route tests build it from the same pieces.
 import type { Server as HttpServer } from 'node:http';
-import { QUEUE_NAMES } from '@lumibase/shared';
 import type { RequestHandler } from 'express';
 import type { RedisClientType } from 'redis';
 import { QueuedApprovalExecutor } from './approvals/queued-approval-executor.js';
@@ -17,12 +16,14 @@ import { createHttpApp } from './http/app.js';
 import { createQueueDashboard } from './http/queue-dashboard.js';
 import { createWebhooksRouter } from './http/webhooks.router.js';
 import { composeMcp } from './mcp/compose-mcp.js';
+import { QUEUE_NAMES } from './queues/queue-table.js';
 import { WebhooksService } from './services/webhooks.service.js';
 import type { DependencyCheck } from './infrastructure/dependency-check.js';
 import type { Logger } from './logger.js';
 import { createSocketAuthenticator } from './realtime/authenticate-socket.js';
 import type { SocketServer } from './realtime/socket-server.js';
 import { bootstrapSuperadmin, createDemoSite } from './services/index.js';
+import { deploymentKey } from './store/deployment-key.store.js';
 import { IdempotencyStore } from './store/idempotency.store.js';
 
 export interface ComposeServerOptions {
@@ -39,6 +40,8 @@ export interface ComposeServerOptions {
   studio?: RequestHandler;
   /** socket.io, served on `httpServer` next to the app; the domain's relay already publishes through it. */
   sockets?: { server: SocketServer; httpServer: HttpServer };
+  /** What the gate and the decider take as now (compose-parts.ts). */
+  clock?: () => Date;
 }
 
 export async function composeServer({
@@ -51,6 +54,7 @@ export async function composeServer({
   dependencies,
   studio,
   sockets,
+  clock,
 }: ComposeServerOptions) {
   const { stores, services, hasher } = domain;
   await bootstrapSuperadmin({ users: stores.users, hasher, email: config.LUMIBASE_ADMIN_EMAIL, password: config.LUMIBASE_ADMIN_PASSWORD });
@@ -63,6 +67,7 @@ export async function composeServer({
     redis,
     domain,
     approvalExecutor,
+    ...(clock ? { clock } : {}),
     ...(sockets ? { progress: { send: (sessionId, event) => sockets.server.sendCopilotProgress(sessionId, event) } } : {}),
   });
   const webhooks = new WebhooksService({
@@ -83,7 +88,11 @@ export async function composeServer({
   const api = createApiRouter({
     services,
     studioOrigin: config.STUDIO_ORIGIN,
-    idempotency: { store: idempotencyStore, leaseMs: config.IDEMPOTENCY_LEASE_SECONDS * 1000 },
+    idempotency: {
+      store: idempotencyStore,
+      leaseMs: config.IDEMPOTENCY_LEASE_SECONDS * 1000,
+      fingerprintKey: config.IDEMPOTENCY_KEY ?? (await deploymentKey(stores.models.idempotency.db, 'idempotency-fingerprints')),
+    },
     siteRouters,
     copilot: { provider: copilot.provider },
   });

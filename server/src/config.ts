@@ -1,5 +1,6 @@
 // Every setting LumiBase reads from the environment, parsed once with zod.
 import { z } from 'zod';
+import { DEFAULT_APPROVAL_TTL_SECONDS } from '@lumibase/shared';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -260,6 +261,13 @@ export const SETTINGS = {
     default: '60',
     description: 'A request holding an Idempotency-Key this long without an answer is taken as crashed: a retry may take it over',
   },
+  IDEMPOTENCY_KEY: {
+    schema: z.string().min(32).optional(),
+    accepts: 'a secret of at least 32 characters',
+    description:
+      'Server key of the Idempotency-Key fingerprints (HMAC-SHA-256 of method, URL and body); unset: one is generated once per deployment and kept in MongoDB',
+    secret: true,
+  },
   REPLAY_MAX_EVENTS: {
     schema: z.coerce.number().int().min(1).max(100_000).default(1000),
     accepts: 'an integer from 1 to 100000',
@@ -290,9 +298,9 @@ export const SETTINGS = {
       .int()
       .min(1)
       .max(90 * 24 * 3600)
-      .default(259_200),
+      .default(DEFAULT_APPROVAL_TTL_SECONDS),
     accepts: 'seconds from 1 to 7776000',
-    default: '259200',
+    default: String(DEFAULT_APPROVAL_TTL_SECONDS),
     description: 'How long a pending approval waits for a decision before it expires (72 hours)',
   },
   APPROVAL_EXPIRY_SWEEP_MS: {
@@ -312,19 +320,6 @@ export const SETTINGS = {
     accepts: 'milliseconds from 100 to 3600000',
     default: '60000',
     description: 'How often workers purge trash past its retention (and finish deletions a crash interrupted)',
-  },
-  FAULT_DELAY_BEFORE_SKILL_MS: {
-    schema: z.coerce.number().int().min(0).max(600_000).default(0),
-    accepts: 'milliseconds from 0 to 600000',
-    default: '0',
-    description:
-      "Fault injection for tests: a worker waits this long after taking a job, before checking the approval's target and running it",
-  },
-  FAULT_DELAY_AFTER_SKILL_MS: {
-    schema: z.coerce.number().int().min(0).max(600_000).default(0),
-    accepts: 'milliseconds from 0 to 600000',
-    default: '0',
-    description: 'Fault injection for crash tests: a worker waits this long after a skill took effect, before settling its approval',
   },
   LOG_FORMAT: {
     schema: z.enum(LOG_FORMATS).optional(),

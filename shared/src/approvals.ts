@@ -5,6 +5,9 @@ export const APPROVAL_STATUSES = ['pending', 'executing', 'approved', 'rejected'
 export const ApprovalStatus = z.enum(APPROVAL_STATUSES);
 export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
 
+/** How long a pending approval waits for a decision unless APPROVAL_TTL_SECONDS says otherwise: 72 hours. */
+export const DEFAULT_APPROVAL_TTL_SECONDS = 259_200;
+
 export const APPROVAL_DECISIONS = ['approved', 'rejected'] as const;
 export const ApprovalDecision = z.enum(APPROVAL_DECISIONS);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;

@@ -75,6 +75,17 @@ export type ServerToClientEvents = { [Name in SiteEventName]: (event: SiteEventP
 // biome-ignore lint/complexity/noBannedTypes: the Studio sends nothing over the socket; the map is empty on purpose.
 export type ClientToServerEvents = {};
 
+/** The event servers and workers pass site events to every server process with (socket.io `serverSideEmit`). */
+export const SITE_EVENT_CHANNEL = 'site-event';
+
+/**
+ * socket.io's events between server processes (and from the workers' Redis emitter): a site event for the
+ * receiving server's sockets. It crossed a process boundary, so the receiver parses it (`parseSiteEvent`) all the same.
+ */
+export type InterServerEvents = {
+  [SITE_EVENT_CHANNEL]: (event: SiteEvent) => void;
+};
+
 export const SocketHandshakeAuth = z.object({
   token: z.string().min(1).optional(),
   siteId: z.string().min(1),

@@ -1,6 +1,5 @@
 // Job payloads that cross from the server to the workers through BullMQ: parsed on arrival.
 import { z } from 'zod';
-import { WEBHOOKS_QUEUE } from './api/webhooks.js';
 
 export const SKILL_EXECUTION_QUEUE = 'skill-execution';
 
@@ -42,6 +41,3 @@ export function embeddingJobKey(job: EmbeddingJob): string {
       return `site-${job.siteId}`;
   }
 }
-
-/** Every BullMQ queue LumiBase runs: what the queue dashboard shows. */
-export const QUEUE_NAMES = [SKILL_EXECUTION_QUEUE, WEBHOOKS_QUEUE, EMBEDDINGS_QUEUE] as const;

@@ -67,8 +67,13 @@ export class Cluster {
     return url;
   }
 
+  /**
+   * A worker process. With FAULT_DELAY_BEFORE_SKILL_MS or FAULT_DELAY_AFTER_SKILL_MS among `extra`, the worker is
+   * composed with those fault delays by the test-only entry (fault-worker.ts); production has no such settings.
+   */
   async startWorker(extra: Record<string, string> = {}): Promise<StartedProcess> {
-    const worker = startTs('workers/src/main.ts', { env: this.env(extra) });
+    const faulty = Object.keys(extra).some((name) => name.startsWith('FAULT_DELAY_'));
+    const worker = startTs(faulty ? 'test/support/fault-worker.ts' : 'workers/src/main.ts', { env: this.env(extra) });
     await worker.waitForLine(/workers started/, 90_000);
     this.workers.push(worker);
     return worker;

@@ -3,7 +3,7 @@ import type { SkillExecutionJob } from '@lumibase/shared';
 import { finishApprovedAudit, runApproval } from './run-approval.js';
 import type { SkillExecutors } from '../harness/skill-executors.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
-import { type ApprovalTargets, NO_TARGETS, sameTarget } from '../skills/approval-targets.js';
+import { type ApprovalTargets, sameTarget } from '../skills/approval-targets.js';
 import { expireApproval } from './expire-approval.js';
 
 export type JobOutcome = 'approved' | 'pending' | 'skipped' | 'expired';
@@ -15,9 +15,7 @@ export class ApprovalJobRunner {
       executors: SkillExecutors;
       reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
       /** Checks right before running that the target is still the one approved. */
-      targets?: ApprovalTargets;
-      /** Fault injection for tests (FAULT_DELAY_BEFORE_SKILL_MS): waits this long before that check. */
-      delayBeforeRunMs?: number;
+      targets: ApprovalTargets;
     },
   ) {}
 
@@ -36,8 +34,7 @@ export class ApprovalJobRunner {
       return 'skipped';
     }
     if (approval?.status !== 'executing' || approval.attempts !== job.attempt) return 'skipped';
-    const { targets = NO_TARGETS, delayBeforeRunMs = 0 } = this.options;
-    if (delayBeforeRunMs > 0) await new Promise((wait) => setTimeout(wait, delayBeforeRunMs));
+    const { targets } = this.options;
     // Between the decision and now the target may have changed (a collection deleted and recreated).
     // A re-delivered job whose earlier run may have had its effect is not checked: that effect changed it.
     const { target } = await targets.inspect(approval.siteId, approval.skillName, approval.arguments);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 import { AISecureHarness, type HarnessActor } from '../harness/ai-secure-harness.js';
 import { ApprovalJobRunner } from './approval-job-runner.js';
+import { NO_TARGETS } from '../skills/approval-targets.js';
 import { inProcessExecutor } from '../testing/in-process-executor.js';
 import { ApprovalDecider, type Decider } from './decide-approval.js';
 import { DANGEROUS_SKILLS, validCallArbitrary } from '../testing/harness-arbitraries.js';
@@ -21,7 +22,7 @@ beforeAll(async () => {
   recorder = recordingExecutors();
   harness = new AISecureHarness({ stores: database.stores, executors: recorder.executors });
   // The worker's job runner, called directly: what the queue does, without Redis in between.
-  const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors, reportError });
+  const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors, reportError, targets: NO_TARGETS });
   decider = new ApprovalDecider({ stores: database.stores, executor: inProcessExecutor(database.stores, runner) });
 });
 afterAll(() => database?.close());
@@ -251,7 +252,7 @@ describe('a job delivered again after its worker died between settling and audit
     await approvals.transition(approval.id, { from: 'executing', to: 'approved', at, set: { result: { deleted: true } } });
     expect(await auditActions(siteId)).toEqual(['approval_requested']);
 
-    const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors });
+    const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors, targets: NO_TARGETS });
     const job = { siteId, approvalId: approval.id, attempt: 1 };
     expect(await runner.run(job, { settleTransient: true })).toBe('skipped');
     expect(await runner.run(job, { settleTransient: true })).toBe('skipped');

@@ -14,6 +14,8 @@ import {
   missingCapabilities,
   parseSkillArguments,
   SELF_APPROVAL_MESSAGE,
+  isOwnRequest,
+  refusesSelfApproval,
   ValidationError,
 } from '@lumibase/shared';
 import { recordNotInSite } from '../store/record-not-in-site.js';
@@ -84,8 +86,8 @@ export class ApprovalDecider {
     }
     if (input.revision !== undefined && input.revision !== approval.revision) throw stale();
 
-    // Withdrawing one's own request is always allowed; approving it may need someone else.
-    if (decision === 'approved' && approval.requestedBy.id === decider.id && !(await policy.get()).selfApproval) {
+    // Withdrawing one's own request is always allowed; approving it may need someone else (the policy is read only then).
+    if (decision === 'approved' && isOwnRequest(approval, decider.id) && refusesSelfApproval(approval, decider.id, await policy.get())) {
       throw new ForbiddenError({ message: SELF_APPROVAL_MESSAGE, reason: 'self_approval' });
     }
 

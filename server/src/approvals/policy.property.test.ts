@@ -15,6 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 import { AISecureHarness } from '../harness/ai-secure-harness.js';
 import { ApprovalJobRunner } from './approval-job-runner.js';
+import { NO_TARGETS } from '../skills/approval-targets.js';
 import { inProcessExecutor } from '../testing/in-process-executor.js';
 import { ApprovalDecider } from './decide-approval.js';
 import { actorWith, capabilityHolderArbitrary, validCallArbitrary } from '../testing/harness-arbitraries.js';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   database = await openTestDatabase();
   recorder = recordingExecutors();
   harness = new AISecureHarness({ stores: database.stores, executors: recorder.executors });
-  const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors });
+  const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors, targets: NO_TARGETS });
   decider = new ApprovalDecider({ stores: database.stores, executor: inProcessExecutor(database.stores, runner) });
 });
 afterAll(() => database?.close());

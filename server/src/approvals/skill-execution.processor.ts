@@ -4,7 +4,7 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import type { Logger } from '../logger.js';
 import type { ApprovalJobRunner } from './approval-job-runner.js';
 
-export function createSkillExecutionProcessor({ runner, logger }: { runner: ApprovalJobRunner; logger: Logger }) {
+export function createSkillExecutionProcessor({ runner, logger }: { runner: Pick<ApprovalJobRunner, 'run'>; logger: Logger }) {
   return async (job: Job): Promise<{ outcome: string }> => {
     const parsed = SkillExecutionJob.safeParse(job.data);
     // A malformed job can never succeed: fail it without retries.

@@ -1,16 +1,12 @@
 // The `skill-execution` BullMQ queue as the server uses it: add a job per decision, and wait for its outcome.
-import { SKILL_EXECUTION_QUEUE, type SkillExecutionJob, skillExecutionJobId } from '@lumibase/shared';
-import { type Job, type JobsOptions, Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
+// Name, job options and connection settings come from the queue table.
+import { type SkillExecutionJob, skillExecutionJobId } from '@lumibase/shared';
+import { type Job, Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
+import { closeProducer, openProducerConnection, openWorkerConnection, QUEUES } from '../queues/queue-table.js';
 
-/** At-least-once delivery with retries for transient failures, backing off exponentially with jitter. */
-export const SKILL_JOB_OPTIONS: JobsOptions = {
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 500, jitter: 0.5 },
-  removeOnComplete: { age: 24 * 3600, count: 10_000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
-};
+const SPEC = QUEUES.skillExecution;
 
 export interface SkillExecutionQueue {
   /** Adds the job for one decision; rejects at once when Redis cannot take it. */
@@ -30,24 +26,24 @@ export function createSkillExecutionQueue({
   prefix: string;
   logger: Logger;
 }): SkillExecutionQueue {
-  // A producer must fail fast while Redis is down (decide answers 503) instead of queueing commands offline.
-  const connection = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  connection.on('error', (error: Error) => logger.warn({ reason: error.message }, 'queue redis connection error'));
-  const queue = new Queue<SkillExecutionJob>(SKILL_EXECUTION_QUEUE, { connection, prefix });
+  // A producer fails fast while Redis is down (decide answers 503) instead of queueing commands offline.
+  const producer = openProducerConnection(redisUrl, logger, 'queue');
+  const queue = new Queue<SkillExecutionJob>(SPEC.name, { connection: producer.connection, prefix });
   queue.on('error', (error: Error) => logger.warn({ reason: error.message }, 'queue error'));
-  let events: QueueEvents | undefined;
+  let events: { events: QueueEvents; connection: Redis } | undefined;
   const queueEvents = () => {
     if (!events) {
-      events = new QueueEvents(SKILL_EXECUTION_QUEUE, { connection: { url: redisUrl }, prefix } as never);
-      events.on('error', (error: Error) => logger.warn({ reason: error.message }, 'queue events error'));
+      const connection = openWorkerConnection(redisUrl, logger, 'queue events');
+      events = { events: new QueueEvents(SPEC.name, { connection, prefix }), connection };
+      events.events.on('error', (error: Error) => logger.warn({ reason: error.message }, 'queue events error'));
     }
-    return events;
+    return events.events;
   };
 
   return {
     async add(job) {
-      if (connection.status !== 'ready') throw new Error(`Redis is not ready (${connection.status})`);
-      return queue.add('execute', job, { ...SKILL_JOB_OPTIONS, jobId: skillExecutionJobId(job) });
+      await producer.ready();
+      return queue.add('execute', job, { ...SPEC.jobOptions, jobId: skillExecutionJobId(job) });
     },
     async waitForJob(job, ms) {
       if (ms <= 0) return;
@@ -60,14 +56,10 @@ export function createSkillExecutionQueue({
     },
     async close() {
       // Closing politely needs Redis; while it is down, drop the connections instead of waiting for it.
-      if (connection.status !== 'ready') {
-        connection.disconnect();
-        await Promise.race([Promise.all([events?.close(), queue.close()]), new Promise((done) => setTimeout(done, 1000))]);
-        return;
-      }
-      await events?.close();
-      await queue.close();
-      connection.disconnect();
+      await closeProducer(producer.connection, async () => {
+        await Promise.all([events?.events.close(), queue.close()]);
+        events?.connection.disconnect();
+      });
     },
   };
 }

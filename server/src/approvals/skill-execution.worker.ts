@@ -1,18 +1,15 @@
 // The BullMQ worker of the `skill-execution` queue: the worker process runs it, and so do route tests, in-process.
-import { SKILL_EXECUTION_QUEUE } from '@lumibase/shared';
+// Name, worker options and connection settings come from the queue table.
 import { Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
+import { openWorkerConnection, QUEUES, WORKER_STOP_BOUND_MS } from '../queues/queue-table.js';
 import type { ApprovalJobRunner } from './approval-job-runner.js';
 import { createSkillExecutionProcessor } from './skill-execution.processor.js';
-
-/** How long a stopping worker lets its running job finish before closing anyway. */
-const STOP_BOUND_MS = 10_000;
 
 export interface SkillExecutionWorkerOptions {
   redisUrl: string;
   prefix: string;
-  runner: ApprovalJobRunner;
+  runner: Pick<ApprovalJobRunner, 'run'>;
   logger: Logger;
   concurrency: number;
   /** How long a worker holds a job before another may take it over (JOB_LOCK_MS). */
@@ -33,15 +30,11 @@ export function createSkillExecutionWorker({
   concurrency,
   lockMs,
 }: SkillExecutionWorkerOptions): SkillExecutionWorker {
-  // BullMQ requires maxRetriesPerRequest: null on the connection its worker blocks on.
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  connection.on('error', (error: Error) => logger.warn({ reason: error.message }, 'worker redis connection error'));
-  const worker = new Worker(SKILL_EXECUTION_QUEUE, createSkillExecutionProcessor({ runner, logger }), {
+  const connection = openWorkerConnection(redisUrl, logger, 'worker');
+  const worker = new Worker(QUEUES.skillExecution.name, createSkillExecutionProcessor({ runner, logger }), {
     connection,
     prefix,
-    concurrency,
-    lockDuration: lockMs,
-    stalledInterval: lockMs,
+    ...QUEUES.skillExecution.worker({ concurrency, lockMs }),
   });
   worker.on('error', (error: Error) => logger.warn({ reason: error.message }, 'worker error'));
   worker.on('failed', (job, error) =>
@@ -50,7 +43,7 @@ export function createSkillExecutionWorker({
   return {
     worker,
     async close() {
-      await Promise.race([worker.close(), new Promise((done) => setTimeout(done, STOP_BOUND_MS))]);
+      await Promise.race([worker.close(), new Promise((done) => setTimeout(done, WORKER_STOP_BOUND_MS))]);
       connection.disconnect();
     },
   };

@@ -1,6 +1,7 @@
 // The worker checks the target again right before running: a collection recreated between the decision and
-// the job (FAULT_DELAY_BEFORE_SKILL_MS holds the job) is not deleted; the approval expires instead.
+// the job (a test-side fault delay holds the job) is not deleted; the approval expires instead.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { delayBeforeSkill } from '../testing/fault-delays.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 
 const DELAY_MS = 2000;
@@ -9,7 +10,7 @@ let siteId: string;
 let admin: { id: string; token: string };
 
 beforeAll(async () => {
-  server = await startTestServer('worker-target', { DECIDE_WAIT_MS: '0', FAULT_DELAY_BEFORE_SKILL_MS: String(DELAY_MS) });
+  server = await startTestServer('worker-target', { DECIDE_WAIT_MS: '0' }, { jobRunner: delayBeforeSkill(DELAY_MS) });
   siteId = await server.createSite('Worker check');
   admin = await server.createMember({ siteId, role: 'admin' });
 });

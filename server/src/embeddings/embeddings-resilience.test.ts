@@ -19,6 +19,7 @@ import { openTestDatabase, type TestDatabase } from '../testing/test-database.js
 import { type Embedder, EmbeddingProviderError } from './embedder.js';
 import { EmbeddingIndexer } from './embedding-indexer.js';
 import { createEmbeddingsEnqueuer, type EmbeddingsEnqueuer } from './embeddings-dispatcher.js';
+import { createEmbeddingsSubscriber } from './embeddings-subscriber.js';
 import { createEmbeddingsQueue, type EmbeddingsQueue } from './embeddings.queue.js';
 import { createEmbeddingsWorker } from './embeddings.worker.js';
 import { LocalEmbedder } from './local-embedder.js';
@@ -46,7 +47,7 @@ beforeAll(async () => {
     eventLog: eventLog.forSite,
     publish: () => {},
     logger,
-    onAppended: (event: SiteEvent) => enqueuer.onEvent(event),
+    onAppended: (event: SiteEvent, eventId: string) => createEmbeddingsSubscriber(enqueuer).onAppended(event, eventId),
   });
   stores = await createStores(database.connection, { relay });
   models = await createEmbeddingModels(database.connection);

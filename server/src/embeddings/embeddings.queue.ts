@@ -1,23 +1,12 @@
 // The `embeddings` BullMQ queue as producers use it: one job per changed target, deduplicated so a burst of
 // changes embeds only the latest content, retried with exponential backoff (a job is never dropped).
-import { EMBEDDINGS_QUEUE, type EmbeddingJob, embeddingJobKey } from '@lumibase/shared';
-import { type JobsOptions, Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+// Name, job options and connection settings come from the queue table.
+import { type EmbeddingJob, embeddingJobKey } from '@lumibase/shared';
+import { Queue } from 'bullmq';
 import type { Logger } from '../logger.js';
+import { closeProducer, openProducerConnection, QUEUES } from '../queues/queue-table.js';
 
-/**
- * Many tries, backing off up to about an hour: a provider outage delays embeddings, it never loses them
- * (and a job that still fails stays in the failed set; the site's pending count shows it and search re-queues it).
- */
-export const EMBEDDING_JOB_OPTIONS: JobsOptions = {
-  attempts: 15,
-  backoff: { type: 'exponential', delay: 1000, jitter: 0.3 },
-  removeOnComplete: { age: 3600, count: 1000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
-};
-
-/** How long the first jobs wait for a connection that is still being made. */
-const READY_WAIT_MS = 2000;
+const SPEC = QUEUES.embeddings;
 
 export interface EmbeddingsQueue {
   /**
@@ -41,42 +30,20 @@ export function createEmbeddingsQueue({
   debounceMs: number;
 }): EmbeddingsQueue {
   // Fail fast while Redis is down: the caller records the job durably instead (embedding-backlog.ts).
-  const connection = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  connection.on('error', (error: Error) => logger.warn({ reason: error.message }, 'embeddings queue redis connection error'));
-  const queue = new Queue<EmbeddingJob>(EMBEDDINGS_QUEUE, { connection, prefix });
+  const producer = openProducerConnection(redisUrl, logger, 'embeddings queue');
+  const queue = new Queue<EmbeddingJob>(SPEC.name, { connection: producer.connection, prefix });
   queue.on('error', (error: Error) => logger.warn({ reason: error.message }, 'embeddings queue error'));
-  let settled = false;
-  const firstConnection = new Promise<void>((done) => {
-    const settle = () => {
-      settled = true;
-      clearTimeout(timer);
-      done();
-    };
-    const timer = setTimeout(settle, READY_WAIT_MS);
-    timer.unref();
-    connection.once('ready', settle);
-    connection.once('error', settle);
-  });
   return {
     async add(job) {
-      // Just started: give the first connection a moment rather than sending the first jobs to the backlog.
+      // Just started: the first jobs wait a moment for the first connection rather than going to the backlog.
       // Once it has been up (or failed), a job never waits for Redis: an item write must not.
-      if (!settled) await firstConnection;
-      if (connection.status !== 'ready') throw new Error(`Redis is not ready (${connection.status})`);
+      await producer.ready();
       await queue.add(job.kind, job, {
-        ...EMBEDDING_JOB_OPTIONS,
+        ...SPEC.jobOptions,
         ...(debounceMs > 0 ? { delay: debounceMs } : {}),
         deduplication: { id: embeddingJobKey(job), keepLastIfActive: true },
       });
     },
-    async close() {
-      if (connection.status !== 'ready') {
-        connection.disconnect();
-        await Promise.race([queue.close(), new Promise((done) => setTimeout(done, 1000))]);
-        return;
-      }
-      await Promise.race([queue.close(), new Promise((done) => setTimeout(done, 1000))]);
-      connection.disconnect();
-    },
+    close: () => closeProducer(producer.connection, () => queue.close()),
   };
 }

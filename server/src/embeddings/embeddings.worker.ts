@@ -1,12 +1,10 @@
 // The BullMQ worker of the `embeddings` queue: the worker process runs it, and so does the test server, in-process.
-import { EMBEDDINGS_QUEUE } from '@lumibase/shared';
+// Name, worker options and connection settings come from the queue table.
 import { Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
+import { openWorkerConnection, QUEUES, WORKER_STOP_BOUND_MS } from '../queues/queue-table.js';
 import type { EmbeddingIndexer } from './embedding-indexer.js';
 import { createEmbeddingsProcessor } from './embeddings.processor.js';
-
-const STOP_BOUND_MS = 10_000;
 
 export interface EmbeddingsWorkerOptions {
   redisUrl: string;
@@ -29,8 +27,7 @@ export function createEmbeddingsWorker({
   ratePerMinute,
   rateLimitedPauseMs,
 }: EmbeddingsWorkerOptions) {
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  connection.on('error', (error: Error) => logger.warn({ reason: error.message }, 'embeddings worker redis connection error'));
+  const connection = openWorkerConnection(redisUrl, logger, 'embeddings worker');
   let worker: Worker | undefined;
   const processor = createEmbeddingsProcessor({
     indexer,
@@ -38,11 +35,10 @@ export function createEmbeddingsWorker({
     pause: (ms) => (worker ? worker.rateLimit(ms) : Promise.resolve()),
     ...(rateLimitedPauseMs !== undefined ? { rateLimitedPauseMs } : {}),
   });
-  worker = new Worker(EMBEDDINGS_QUEUE, processor, {
+  worker = new Worker(QUEUES.embeddings.name, processor, {
     connection,
     prefix,
-    concurrency,
-    ...(ratePerMinute > 0 ? { limiter: { max: ratePerMinute, duration: 60_000 } } : {}),
+    ...QUEUES.embeddings.worker({ concurrency, ratePerMinute }),
   });
   worker.on('error', (error: Error) => logger.warn({ reason: error.message }, 'embeddings worker error'));
   worker.on('failed', (job, error) =>
@@ -52,7 +48,7 @@ export function createEmbeddingsWorker({
   return {
     worker: running,
     async close() {
-      await Promise.race([running.close(), new Promise((done) => setTimeout(done, STOP_BOUND_MS))]);
+      await Promise.race([running.close(), new Promise((done) => setTimeout(done, WORKER_STOP_BOUND_MS))]);
       connection.disconnect();
     },
   };

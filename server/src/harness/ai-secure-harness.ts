@@ -7,6 +7,7 @@ import {
   type ReadBefore,
   type SkillOutcome,
   type UndoRef,
+  DEFAULT_APPROVAL_TTL_SECONDS,
   SKILL_NAMES,
   findSkill,
   hasCapabilities,
@@ -53,8 +54,8 @@ export interface HarnessStores {
   };
 }
 
-/** APPROVAL_TTL_SECONDS' default: 72 hours. */
-export const DEFAULT_APPROVAL_TTL_MS = 259_200_000;
+/** APPROVAL_TTL_SECONDS' default (72 hours). */
+export const DEFAULT_APPROVAL_TTL_MS = DEFAULT_APPROVAL_TTL_SECONDS * 1000;
 
 export interface AISecureHarnessOptions {
   stores: HarnessStores;

@@ -121,7 +121,7 @@ describe('POST /ai/skills/:name behind the gate, for a caller without the skillâ
       };
       next();
     });
-    app.use('/ai/skills', createAiSkillsRouter({ skills: new RunSkillService({ harness }) }));
+    app.use('/api/v1/ai/skills', createAiSkillsRouter({ skills: new RunSkillService({ harness }) }));
     app.use(errorMiddleware);
     const listening = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => listening.once('listening', resolve));
@@ -134,7 +134,7 @@ describe('POST /ai/skills/:name behind the gate, for a caller without the skillâ
   });
 
   it('answers 403 naming the missing capability, runs nothing, and audits the denial', async () => {
-    const response = await fetch(`${baseUrl}/ai/skills/aiSuggestField`, {
+    const response = await fetch(`${baseUrl}/api/v1/ai/skills/aiSuggestField`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ collection: 'posts', description: 'a subtitle' }),
@@ -146,7 +146,7 @@ describe('POST /ai/skills/:name behind the gate, for a caller without the skillâ
     expect(records[0]).toMatchObject({ action: 'denied', skillName: 'aiSuggestField' });
 
     recorder.behaviour = { result: { ok: true } };
-    const allowed = await fetch(`${baseUrl}/ai/skills/listItems`, {
+    const allowed = await fetch(`${baseUrl}/api/v1/ai/skills/listItems`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ collection: 'posts' }),

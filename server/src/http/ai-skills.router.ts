@@ -1,35 +1,42 @@
 // POST /ai/skills/:name: the Studio runs one safe skill (aiSuggestField, aiContentAssist, searchItems…) directly, with no
 // model, through the Copilot's gate. Dangerous skills → 403: they go through the Copilot and an approval.
-import { RunSkillRequest } from '@lumibase/shared';
-import { type Request, Router } from 'express';
-import type { HarnessActor } from '../harness/ai-secure-harness.js';
+import { RunSkillRequest, RunSkillResponse } from '@lumibase/shared';
+import type { Router } from 'express';
 import type { RunSkillService } from '../services/copilot/index.js';
-import { parseInput, routeParam, sendData } from './parse-input.js';
-import { currentSiteId, currentUser } from './require-capabilities.js';
+import { actorOf } from './ai.router.js';
+import { declaredRouter } from './mount-route.js';
+import { sendData } from './parse-input.js';
+import { currentSiteId } from './require-capabilities.js';
+import { declareRoute } from './route.js';
+
+export const AI_SKILLS_ROUTES = {
+  run: declareRoute({
+    method: 'post',
+    path: '/api/v1/ai/skills/:name',
+    summary: 'Run one safe skill directly (no model) through the Copilot’s gate; dangerous skills → 403',
+    tag: 'Copilot',
+    auth: 'session',
+    site: true,
+    access: { checks: ['skill-capabilities'] },
+    body: RunSkillRequest,
+    bodyOptional: true,
+    success: {
+      status: 200,
+      description: 'The executed outcome (202 with `pending_approval` when the site’s policy makes the skill ask)',
+      schema: RunSkillResponse,
+    },
+    errors: [404],
+  }),
+};
 
 export interface AiSkillsRouterOptions {
   skills: Pick<RunSkillService, 'run'>;
 }
 
-function actorOf(request: Request): HarnessActor {
-  const user = currentUser(request);
-  return { id: user.id, name: user.name, capabilities: request.context.capabilities ?? [], isSuperadmin: user.isSuperadmin };
-}
-
 /** Mounted at /ai/skills after tenancy. */
 export function createAiSkillsRouter({ skills }: AiSkillsRouterOptions): Router {
-  const router = Router();
-
-  router.post('/:name', async (request, response) => {
-    const args = parseInput(RunSkillRequest, request.body ?? {}, 'body');
-    const outcome = await skills.run({
-      siteId: currentSiteId(request),
-      actor: actorOf(request),
-      name: routeParam(request, 'name'),
-      arguments: args,
-    });
+  return declaredRouter({ base: '/api/v1/ai/skills' }).route(AI_SKILLS_ROUTES.run, async ({ params, body }, request, response) => {
+    const outcome = await skills.run({ siteId: currentSiteId(request), actor: actorOf(request), name: params.name, arguments: body });
     sendData(response, outcome.status === 'pending_approval' ? 202 : 200, outcome);
-  });
-
-  return router;
+  }).router;
 }

@@ -1,10 +1,131 @@
 // /ai: the Copilot in the X-Site-Id site — chat, approvals, conversations, audit. Any member unless noted.
-import { ChatRequest, DecideApprovalRequest, ListApprovalsQuery, ListQuery, PutPolicyRequest } from '@lumibase/shared';
-import { type Request, Router } from 'express';
+import {
+  ApprovalResponse,
+  AuditVerificationResponse,
+  ChatRequest,
+  ChatResponse,
+  DecideApprovalRequest,
+  dataEnvelope,
+  ListApprovalsQuery,
+  ListApprovalsResponse,
+  ListAuditQuery,
+  ListAuditResponse,
+  ListConversationsQuery,
+  ListConversationsResponse,
+  ListMessagesQuery,
+  ListMessagesResponse,
+  PolicyResponse,
+  PutPolicyRequest,
+} from '@lumibase/shared';
+import type { Request, Router } from 'express';
 import type { HarnessActor } from '../harness/ai-secure-harness.js';
 import type { ApprovalsService, AuditService, ChatService, ConversationsService, PolicyService } from '../services/copilot/index.js';
-import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
-import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
+import { declaredRouter } from './mount-route.js';
+import { sendData, sendNoContent } from './parse-input.js';
+import { currentSiteId, currentUser } from './require-capabilities.js';
+import { declareRoute, NO_CONTENT } from './route.js';
+
+const copilot = { tag: 'Copilot', auth: 'session', site: true } as const;
+const approvals = { tag: 'Approvals', auth: 'session', site: true } as const;
+const decider = { capabilities: ['approvals:decide'] } as const;
+
+export const AI_ROUTES = {
+  chat: declareRoute({
+    ...copilot,
+    method: 'post',
+    path: '/api/v1/ai/chat',
+    summary: 'One Copilot turn: safe skills run, dangerous ones become approvals',
+    body: ChatRequest,
+    success: { status: 200, description: 'The outcome of each skill call', schema: dataEnvelope(ChatResponse) },
+    errors: [429],
+  }),
+  approvals: declareRoute({
+    ...approvals,
+    method: 'get',
+    path: '/api/v1/ai/approvals',
+    summary: 'Approvals of the site (pending unless `status` says otherwise), newest first',
+    query: ListApprovalsQuery,
+    success: { status: 200, description: "Approvals, with the site's event seq at the time of the read", schema: ListApprovalsResponse },
+  }),
+  approval: declareRoute({
+    ...approvals,
+    method: 'get',
+    path: '/api/v1/ai/approvals/:id',
+    summary: 'One approval',
+    success: { status: 200, description: 'The approval', schema: ApprovalResponse },
+  }),
+  // `approvals:decide` is checked before the approval is looked up, so without it every id gets one answer.
+  decide: declareRoute({
+    ...approvals,
+    method: 'post',
+    path: '/api/v1/ai/approvals/:id/decide',
+    summary: 'Approve or reject (202 while the worker is still executing)',
+    access: { ...decider, checks: ['skill-capabilities'] },
+    body: DecideApprovalRequest,
+    success: {
+      status: 200,
+      description: 'The decided approval (202 with status `executing` if not finished in time)',
+      schema: ApprovalResponse,
+    },
+    errors: [409],
+  }),
+  policy: declareRoute({
+    ...approvals,
+    method: 'get',
+    path: '/api/v1/ai/policy',
+    summary: "The site's Copilot policy: self-approval and each skill's mode",
+    success: { status: 200, description: 'The policy', schema: PolicyResponse },
+  }),
+  putPolicy: declareRoute({
+    ...approvals,
+    method: 'put',
+    path: '/api/v1/ai/policy',
+    summary: "Change the site's Copilot policy (skills not named keep their mode; a dangerous skill is never auto)",
+    access: { capabilities: ['users:write', 'approvals:decide'] },
+    body: PutPolicyRequest,
+    success: { status: 200, description: 'The policy', schema: PolicyResponse },
+  }),
+  conversations: declareRoute({
+    ...copilot,
+    method: 'get',
+    path: '/api/v1/ai/conversations',
+    summary: "The caller's Copilot conversations in the site",
+    query: ListConversationsQuery,
+    success: { status: 200, description: 'Conversations', schema: ListConversationsResponse },
+  }),
+  messages: declareRoute({
+    ...copilot,
+    method: 'get',
+    path: '/api/v1/ai/conversations/:id/messages',
+    summary: "A conversation's messages",
+    query: ListMessagesQuery,
+    success: { status: 200, description: 'Messages', schema: ListMessagesResponse },
+  }),
+  removeConversation: declareRoute({
+    ...copilot,
+    method: 'delete',
+    path: '/api/v1/ai/conversations/:id',
+    summary: 'Delete a conversation and its messages',
+    success: NO_CONTENT,
+  }),
+  audit: declareRoute({
+    ...approvals,
+    method: 'get',
+    path: '/api/v1/ai/audit',
+    summary: "The site's audit entries, newest first",
+    access: decider,
+    query: ListAuditQuery,
+    success: { status: 200, description: 'Audit entries', schema: ListAuditResponse },
+  }),
+  verifyAudit: declareRoute({
+    ...approvals,
+    method: 'get',
+    path: '/api/v1/ai/audit/verify',
+    summary: "Walk the site's audit hash chain; names the first broken seq",
+    access: decider,
+    success: { status: 200, description: 'Whether the chain holds', schema: AuditVerificationResponse },
+  }),
+};
 
 export interface AiRouterOptions {
   chat: Pick<ChatService, 'chat'>;
@@ -15,93 +136,67 @@ export interface AiRouterOptions {
 }
 
 /** The caller as the harness and the decider see them: who, and what they hold in this site. */
-function actorOf(request: Request): HarnessActor {
+export function actorOf(request: Request): HarnessActor {
   const user = currentUser(request);
   return { id: user.id, name: user.name, capabilities: request.context.capabilities ?? [], isSuperadmin: user.isSuperadmin };
 }
 
 /** Mounted at /ai after tenancy. */
 export function createAiRouter({ chat, approvals, conversations, audit, policy }: AiRouterOptions): Router {
-  const router = Router();
-  const decide = requireCapabilities('approvals:decide');
-
-  router.post('/chat', async (request, response) => {
-    const { message, conversationId } = parseInput(ChatRequest, request.body, 'body');
-    const sessionId = request.context.sessionId;
-    sendData(
-      response,
-      200,
-      await chat.chat({ siteId: currentSiteId(request), actor: actorOf(request), message, conversationId, sessionId }),
-    );
-  });
-
-  router.get('/approvals', async (request, response) => {
-    const { status } = parseInput(ListApprovalsQuery, request.query, 'query');
-    const listed = await approvals.list(currentSiteId(request), status);
-    sendData(response, 200, listed.approvals, { total: listed.total, seq: listed.seq });
-  });
-
-  router.get('/approvals/:id', async (request, response) => {
-    sendData(response, 200, await approvals.get(currentSiteId(request), routeParam(request, 'id')));
-  });
-
-  // `approvals:decide` is checked before the approval is looked up, so without it every id gets one answer.
-  router.post('/approvals/:id/decide', decide, async (request, response) => {
-    const { decision, reason, revision, arguments: edited } = parseInput(DecideApprovalRequest, request.body, 'body');
-    const approval = await approvals.decide({
-      siteId: currentSiteId(request),
-      approvalId: routeParam(request, 'id'),
-      decision,
-      ...(reason ? { reason } : {}),
-      ...(revision !== undefined ? { revision } : {}),
-      ...(edited !== undefined ? { arguments: edited } : {}),
-      decider: actorOf(request),
-    });
-    // Still executing once the wait is over: the outcome arrives as an approval-decided event.
-    sendData(response, approval.status === 'executing' ? 202 : 200, approval);
-  });
-
-  router.get('/policy', async (request, response) => {
-    sendData(response, 200, await policy.get(currentSiteId(request)));
-  });
-
-  router.put('/policy', requireCapabilities('users:write', 'approvals:decide'), async (request, response) => {
-    const change = parseInput(PutPolicyRequest, request.body, 'body');
-    const user = currentUser(request);
-    sendData(response, 200, await policy.update(currentSiteId(request), change, { id: user.id, name: user.name }));
-  });
-
-  router.get('/conversations', async (request, response) => {
-    const page = parseInput(ListQuery, request.query, 'query');
-    const { records, total } = await conversations.list(currentSiteId(request), currentUser(request).id, page);
-    sendData(response, 200, records, { total, ...page });
-  });
-
-  router.get('/conversations/:id/messages', async (request, response) => {
-    const page = parseInput(ListQuery, request.query, 'query');
-    const { records, total } = await conversations.messages(
-      currentSiteId(request),
-      currentUser(request).id,
-      routeParam(request, 'id'),
-      page,
-    );
-    sendData(response, 200, records, { total, ...page });
-  });
-
-  router.delete('/conversations/:id', async (request, response) => {
-    await conversations.remove(currentSiteId(request), currentUser(request).id, routeParam(request, 'id'));
-    sendNoContent(response);
-  });
-
-  router.get('/audit', decide, async (request, response) => {
-    const page = parseInput(ListQuery, request.query, 'query');
-    const { records, total } = await audit.list(currentSiteId(request), page);
-    sendData(response, 200, records, { total, ...page });
-  });
-
-  router.get('/audit/verify', decide, async (request, response) => {
-    sendData(response, 200, await audit.verify(currentSiteId(request)));
-  });
-
-  return router;
+  return declaredRouter({ base: '/api/v1/ai' })
+    .route(AI_ROUTES.chat, async ({ body: { message, conversationId } }, request, response) => {
+      const sessionId = request.context.sessionId;
+      sendData(
+        response,
+        200,
+        await chat.chat({ siteId: currentSiteId(request), actor: actorOf(request), message, conversationId, sessionId }),
+      );
+    })
+    .route(AI_ROUTES.approvals, async ({ query: { status } }, request, response) => {
+      const listed = await approvals.list(currentSiteId(request), status);
+      sendData(response, 200, listed.approvals, { total: listed.total, seq: listed.seq });
+    })
+    .route(AI_ROUTES.approval, async ({ params }, request, response) => {
+      sendData(response, 200, await approvals.get(currentSiteId(request), params.id));
+    })
+    .route(AI_ROUTES.decide, async ({ params, body }, request, response) => {
+      const { decision, reason, revision, arguments: edited } = body;
+      const approval = await approvals.decide({
+        siteId: currentSiteId(request),
+        approvalId: params.id,
+        decision,
+        ...(reason ? { reason } : {}),
+        ...(revision !== undefined ? { revision } : {}),
+        ...(edited !== undefined ? { arguments: edited } : {}),
+        decider: actorOf(request),
+      });
+      // Still executing once the wait is over: the outcome arrives as an approval-decided event.
+      sendData(response, approval.status === 'executing' ? 202 : 200, approval);
+    })
+    .route(AI_ROUTES.policy, async (_input, request, response) => {
+      sendData(response, 200, await policy.get(currentSiteId(request)));
+    })
+    .route(AI_ROUTES.putPolicy, async ({ body: change }, request, response) => {
+      const user = currentUser(request);
+      sendData(response, 200, await policy.update(currentSiteId(request), change, { id: user.id, name: user.name }));
+    })
+    .route(AI_ROUTES.conversations, async ({ query: page }, request, response) => {
+      const { records, total } = await conversations.list(currentSiteId(request), currentUser(request).id, page);
+      sendData(response, 200, records, { total, ...page });
+    })
+    .route(AI_ROUTES.messages, async ({ params, query: page }, request, response) => {
+      const { records, total } = await conversations.messages(currentSiteId(request), currentUser(request).id, params.id, page);
+      sendData(response, 200, records, { total, ...page });
+    })
+    .route(AI_ROUTES.removeConversation, async ({ params }, request, response) => {
+      await conversations.remove(currentSiteId(request), currentUser(request).id, params.id);
+      sendNoContent(response);
+    })
+    .route(AI_ROUTES.audit, async ({ query: page }, request, response) => {
+      const { records, total } = await audit.list(currentSiteId(request), page);
+      sendData(response, 200, records, { total, ...page });
+    })
+    .route(AI_ROUTES.verifyAudit, async (_input, request, response) => {
+      sendData(response, 200, await audit.verify(currentSiteId(request)));
+    }).router;
 }

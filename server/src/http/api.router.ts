@@ -23,7 +23,7 @@ export interface ApiRouterOptions {
   services: Pick<Services, 'auth' | 'access' | 'users' | 'sites' | 'members' | 'collections' | 'fields' | 'items'>;
   studioOrigin?: string | undefined;
   /** Where Idempotency-Key records live (API.md "Safe retries"). */
-  idempotency: { store: IdempotencyStore; leaseMs: number };
+  idempotency: { store: IdempotencyStore; leaseMs: number; fingerprintKey: string | Buffer };
   /** Mounted at `path` after authentication, body parsing and tenancy. */
   siteRouters?: SiteRouter[];
   /** What GET /auth/me tells the Studio about the Copilot (its planner's provider). */
@@ -46,16 +46,18 @@ export function createApiRouter({ services, studioOrigin, idempotency: retries, 
 
   router.use(authenticate({ auth: services.auth, studioOrigin }));
   router.use(jsonBody());
+  // Site membership before any replay: a stored response goes only to a member of the site it was made in.
+  const sitePaths = [...new Set([...SITE_SCOPED_PATHS, ...siteRouters.map(({ path }) => path)])];
+  router.use(sitePaths, siteTenancy);
   router.use(idempotency({ ...retries, resumable: isResumableCreate }));
   router.use(createSessionRouter({ auth: services.auth, ...(copilot ? { copilot } : {}) }));
   router.use(createUsersRouter({ users: services.users, tenancy: siteTenancy }));
   router.use(createSitesRouter({ sites: services.sites }));
 
-  router.use(SITE_SCOPED_PATHS, siteTenancy);
   router.use(createMembersRouter({ members: services.members }));
   router.use(createCollectionsRouter({ collections: services.collections, fields: services.fields }));
   router.use(createItemsRouter({ items: services.items }));
-  for (const { path, router: siteRouter } of siteRouters) router.use(path, siteTenancy, siteRouter);
+  for (const { path, router: siteRouter } of siteRouters) router.use(path, siteRouter);
 
   return router;
 }

@@ -1,7 +1,7 @@
 // Builds the Express app: request context → CORS → health → API docs → /api/v1 → Studio → 404 → error envelope.
 import express, { type RequestHandler, type Router } from 'express';
 import type { Logger } from '../logger.js';
-import { errorMiddleware, notFoundHandler } from './error-middleware.js';
+import { createErrorMiddleware, notFoundHandler } from './error-middleware.js';
 import type { DependencyCheck } from '../infrastructure/dependency-check.js';
 import { createHealthRouter } from './health.router.js';
 import { createDocsRouter } from './openapi/docs.router.js';
@@ -41,6 +41,6 @@ export function createHttpApp({ logger, dependencies, api, studio, studioOrigin,
   app.use('/api/v1', api, notFoundHandler);
   if (studio) app.use(studio);
   app.use(notFoundHandler);
-  app.use(errorMiddleware);
+  app.use(createErrorMiddleware({ dependencies }));
   return app;
 }

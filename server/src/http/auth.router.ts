@@ -1,33 +1,64 @@
 // POST /auth/login (public), POST /auth/logout, GET /auth/me.
-import { LoginRequest } from '@lumibase/shared';
-import { type RequestHandler, Router } from 'express';
+import { LoginRequest, LoginResponse, MeResponse } from '@lumibase/shared';
+import type { RequestHandler, Router } from 'express';
 import type { AuthService } from '../services/auth.service.js';
-import { parseInput, sendData, sendNoContent } from './parse-input.js';
+import { declaredRouter } from './mount-route.js';
+import { sendData, sendNoContent } from './parse-input.js';
 import { currentUser } from './require-capabilities.js';
+import { API_BASE, declareRoute, NO_CONTENT } from './route.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+
+export const AUTH_ROUTES = {
+  login: declareRoute({
+    method: 'post',
+    path: '/api/v1/auth/login',
+    summary: 'Sign in; also sets the Studio session cookie',
+    tag: 'Auth',
+    auth: 'public',
+    body: LoginRequest,
+    success: { status: 200, description: 'Signed in', schema: LoginResponse },
+    errors: [400, 401, 413, 429, 503],
+  }),
+  logout: declareRoute({
+    method: 'post',
+    path: '/api/v1/auth/logout',
+    summary: 'End this session (its token stops working, its sockets disconnect)',
+    tag: 'Auth',
+    auth: 'session',
+    success: NO_CONTENT,
+  }),
+  me: declareRoute({
+    method: 'get',
+    path: '/api/v1/auth/me',
+    summary: 'The caller and their sites',
+    tag: 'Auth',
+    auth: 'session',
+    success: { status: 200, description: 'The caller', schema: MeResponse },
+  }),
+};
 
 /** The one route that needs no credentials; mounted before `authenticate`. */
 export function createLoginRouter({ auth, jsonBody }: { auth: AuthService; jsonBody: RequestHandler }): Router {
-  const router = Router();
-  router.post('/auth/login', jsonBody, async (request, response) => {
-    const { email, password } = parseInput(LoginRequest, request.body, 'body');
-    const result = await auth.login({ email, password, address: request.ip ?? request.socket.remoteAddress ?? 'unknown' });
-    setSessionCookie(request, response, result.token, new Date(result.expiresAt));
-    sendData(response, 200, result);
-  });
-  return router;
+  return declaredRouter({ base: API_BASE }).route(
+    AUTH_ROUTES.login,
+    async ({ body: { email, password } }, request, response) => {
+      const result = await auth.login({ email, password, address: request.ip ?? request.socket.remoteAddress ?? 'unknown' });
+      setSessionCookie(request, response, result.token, new Date(result.expiresAt));
+      sendData(response, 200, result);
+    },
+    [jsonBody],
+  ).router;
 }
 
 export function createSessionRouter({ auth, copilot }: { auth: AuthService; copilot?: { provider: string } }): Router {
-  const router = Router();
-  router.post('/auth/logout', async (request, response) => {
-    const user = currentUser(request);
-    await auth.logout({ sessionId: request.context.sessionId!, userId: user.id });
-    clearSessionCookie(request, response);
-    sendNoContent(response);
-  });
-  router.get('/auth/me', async (request, response) => {
-    sendData(response, 200, { ...(await auth.me(currentUser(request))), ...(copilot ? { copilot } : {}) });
-  });
-  return router;
+  return declaredRouter({ base: API_BASE })
+    .route(AUTH_ROUTES.logout, async (_input, request, response) => {
+      const user = currentUser(request);
+      await auth.logout({ sessionId: request.context.sessionId!, userId: user.id });
+      clearSessionCookie(request, response);
+      sendNoContent(response);
+    })
+    .route(AUTH_ROUTES.me, async (_input, request, response) => {
+      sendData(response, 200, { ...(await auth.me(currentUser(request))), ...(copilot ? { copilot } : {}) });
+    }).router;
 }

@@ -1,12 +1,95 @@
 // Collections and their fields in the X-Site-Id site: reads need schema:read, changes schema:write.
-import { CreateCollectionRequest, CreateFieldRequest, ListQuery, PatchFieldRequest } from '@lumibase/shared';
-import { type Request, Router } from 'express';
+import {
+  CollectionListResponse,
+  CollectionResponse,
+  CreateCollectionRequest,
+  CreateFieldRequest,
+  FieldResponse,
+  ListQuery,
+  PatchFieldRequest,
+} from '@lumibase/shared';
+import type { Request, Router } from 'express';
 import type { CollectionsService } from '../services/collections.service.js';
 import type { FieldsService } from '../services/fields.service.js';
 import { requireCollectionName } from './collection-name-param.js';
 import { resumedContextOf, writeContextOf } from './idempotency.js';
-import { parseInput, routeParam, sendData, sendNoContent } from './parse-input.js';
-import { currentSiteId, currentUser, requireCapabilities } from './require-capabilities.js';
+import { declaredRouter } from './mount-route.js';
+import { sendData, sendNoContent } from './parse-input.js';
+import { currentSiteId, currentUser } from './require-capabilities.js';
+import { API_BASE, declareRoute, NO_CONTENT } from './route.js';
+
+const content = { tag: 'Content', auth: 'session', site: true } as const;
+const read = { capabilities: ['schema:read'] } as const;
+const write = { capabilities: ['schema:write'] } as const;
+
+export const COLLECTIONS_ROUTES = {
+  list: declareRoute({
+    ...content,
+    method: 'get',
+    path: '/api/v1/collections',
+    summary: "The site's collections with their fields",
+    access: read,
+    query: ListQuery,
+    success: { status: 200, description: 'Collections', schema: CollectionListResponse },
+  }),
+  get: declareRoute({
+    ...content,
+    method: 'get',
+    path: '/api/v1/collections/:name',
+    summary: 'One collection',
+    access: read,
+    success: { status: 200, description: 'The collection', schema: CollectionResponse },
+    errors: [404],
+  }),
+  create: declareRoute({
+    ...content,
+    method: 'post',
+    path: '/api/v1/collections',
+    summary: 'Create a collection',
+    access: write,
+    body: CreateCollectionRequest,
+    success: { status: 201, description: 'Created', schema: CollectionResponse },
+    errors: [409],
+  }),
+  remove: declareRoute({
+    ...content,
+    method: 'delete',
+    path: '/api/v1/collections/:name',
+    summary: 'Delete a collection: it goes to the trash with its items',
+    access: write,
+    success: NO_CONTENT,
+    errors: [404],
+  }),
+  addField: declareRoute({
+    ...content,
+    method: 'post',
+    path: '/api/v1/collections/:name/fields',
+    summary: 'Add a field',
+    access: write,
+    body: CreateFieldRequest,
+    success: { status: 201, description: 'Created', schema: FieldResponse },
+    errors: [404, 409],
+  }),
+  updateField: declareRoute({
+    ...content,
+    method: 'patch',
+    path: '/api/v1/collections/:name/fields/:field',
+    summary: 'Change a field',
+    access: write,
+    body: PatchFieldRequest,
+    success: { status: 200, description: 'The field', schema: FieldResponse },
+    errors: [404, 409],
+  }),
+  removeField: declareRoute({
+    ...content,
+    method: 'delete',
+    path: '/api/v1/collections/:name/fields/:field',
+    summary: "Delete a field: it goes to the trash with its items' values",
+    access: write,
+    success: NO_CONTENT,
+    errors: [404],
+  }),
+};
 
 export interface CollectionsRouterOptions {
   collections: CollectionsService;
@@ -21,48 +104,50 @@ function deleter(request: Request) {
 
 /** Mounted after tenancy. */
 export function createCollectionsRouter({ collections, fields }: CollectionsRouterOptions): Router {
-  const router = Router();
-  const checkCollectionName = requireCollectionName('name');
-  const read = requireCapabilities('schema:read');
-  const write = requireCapabilities('schema:write');
-
-  router.get('/collections', read, async (request, response) => {
-    const page = parseInput(ListQuery, request.query, 'query');
-    const { records, total } = await collections.list(currentSiteId(request), page);
-    sendData(response, 200, records, { total, ...page });
-  });
-
-  router.get('/collections/:name', read, checkCollectionName, async (request, response) => {
-    sendData(response, 200, await collections.get(currentSiteId(request), routeParam(request, 'name')));
-  });
-
-  router.post('/collections', write, async (request, response) => {
-    const input = parseInput(CreateCollectionRequest, request.body, 'body');
-    sendData(response, 201, await collections.create(currentSiteId(request), input, writeContextOf(request)));
-  });
-
-  router.delete('/collections/:name', write, checkCollectionName, async (request, response) => {
-    await collections.remove(currentSiteId(request), routeParam(request, 'name'), deleter(request));
-    sendNoContent(response);
-  });
-
-  router.post('/collections/:name/fields', write, checkCollectionName, async (request, response) => {
-    const field = parseInput(CreateFieldRequest, request.body, 'body');
-    sendData(response, 201, await fields.add(currentSiteId(request), routeParam(request, 'name'), field, resumedContextOf(request)));
-  });
-
-  router.patch('/collections/:name/fields/:field', write, checkCollectionName, async (request, response) => {
-    const changes = parseInput(PatchFieldRequest, request.body, 'body');
-    sendData(
-      response,
-      200,
-      await fields.update(currentSiteId(request), routeParam(request, 'name'), routeParam(request, 'field'), changes),
-    );
-  });
-
-  router.delete('/collections/:name/fields/:field', write, checkCollectionName, async (request, response) => {
-    await fields.remove(currentSiteId(request), routeParam(request, 'name'), routeParam(request, 'field'), deleter(request));
-    sendNoContent(response);
-  });
-  return router;
+  const named = [requireCollectionName('name')];
+  return declaredRouter({ base: API_BASE })
+    .route(COLLECTIONS_ROUTES.list, async ({ query: page }, request, response) => {
+      const { records, total } = await collections.list(currentSiteId(request), page);
+      sendData(response, 200, records, { total, ...page });
+    })
+    .route(
+      COLLECTIONS_ROUTES.get,
+      async ({ params }, request, response) => {
+        sendData(response, 200, await collections.get(currentSiteId(request), params.name));
+      },
+      named,
+    )
+    .route(COLLECTIONS_ROUTES.create, async ({ body }, request, response) => {
+      sendData(response, 201, await collections.create(currentSiteId(request), body, writeContextOf(request)));
+    })
+    .route(
+      COLLECTIONS_ROUTES.remove,
+      async ({ params }, request, response) => {
+        await collections.remove(currentSiteId(request), params.name, deleter(request));
+        sendNoContent(response);
+      },
+      named,
+    )
+    .route(
+      COLLECTIONS_ROUTES.addField,
+      async ({ params, body }, request, response) => {
+        sendData(response, 201, await fields.add(currentSiteId(request), params.name, body, resumedContextOf(request)));
+      },
+      named,
+    )
+    .route(
+      COLLECTIONS_ROUTES.updateField,
+      async ({ params, body }, request, response) => {
+        sendData(response, 200, await fields.update(currentSiteId(request), params.name, params.field, body));
+      },
+      named,
+    )
+    .route(
+      COLLECTIONS_ROUTES.removeField,
+      async ({ params }, request, response) => {
+        await fields.remove(currentSiteId(request), params.name, params.field, deleter(request));
+        sendNoContent(response);
+      },
+      named,
+    ).router;
 }

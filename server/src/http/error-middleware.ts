@@ -1,5 +1,6 @@
 // The one place that turns errors into API.md's envelope: domain errors by class, the client's mistakes as
-// 400/413, a MongoDB or Redis outage as 503 with Retry-After, the rest as 500 without details.
+// 400/413, a MongoDB or Redis outage as 503 with Retry-After (any error raised while one of them does not answer
+// its health probe), the rest as 500 without details.
 import {
   DomainError,
   type ErrorCode,
@@ -11,7 +12,8 @@ import {
   ValidationError,
 } from '@lumibase/shared';
 import type { NextFunction, Request, Response } from 'express';
-import { isDependencyOutage } from '../infrastructure/dependency-outage.js';
+import type { DependencyCheck } from '../infrastructure/dependency-check.js';
+import { anyDependencyDown, isDependencyOutage } from '../infrastructure/dependency-outage.js';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -67,20 +69,53 @@ export function toEnvelope(error: DomainError, requestId: string): ErrorEnvelope
   };
 }
 
-export function errorMiddleware(error: unknown, request: Request, response: Response, _next: NextFunction): void {
+function send(error: DomainError, request: Request, response: Response): void {
   const requestId = request.context?.requestId ?? 'unknown';
-  const domainError = error instanceof DomainError ? error : (fromClientError(error) ?? fromOutage(error));
-  if (domainError) {
-    if (domainError instanceof RateLimitedError && domainError.retryAfterSeconds !== undefined) {
-      response.setHeader('Retry-After', String(domainError.retryAfterSeconds));
-    }
-    if (domainError instanceof UnavailableError) response.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-    response.status(STATUS_BY_CODE[domainError.code]).json(toEnvelope(domainError, requestId));
-    return;
+  if (error instanceof RateLimitedError && error.retryAfterSeconds !== undefined) {
+    response.setHeader('Retry-After', String(error.retryAfterSeconds));
   }
-  request.context?.log.error({ err: error }, 'unhandled error');
-  response.status(500).json({ error: { code: 'INTERNAL', message: 'Internal error', requestId } });
+  if (error instanceof UnavailableError) response.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+  response.status(STATUS_BY_CODE[error.code]).json(toEnvelope(error, requestId));
 }
+
+function classOf(error: unknown): string {
+  return (typeof error === 'object' && error !== null && error.constructor?.name) || typeof error;
+}
+
+/**
+ * The app's error envelope. An error no rule knows asks the backing services' health probes (bounded, never
+ * throwing): raised while MongoDB or Redis does not answer, it is the outage's 503; otherwise a 500. Either way its
+ * class is logged, so the class rules can learn it. An error after the answer began is left to Express (which
+ * closes the connection): there is no status left to choose.
+ */
+export function createErrorMiddleware({ dependencies }: { dependencies: readonly DependencyCheck[] }) {
+  return async function errorMiddleware(error: unknown, request: Request, response: Response, next: NextFunction): Promise<void> {
+    if (response.headersSent) {
+      request.context?.log.warn({ err: error, errorClass: classOf(error) }, 'an error after the answer began');
+      next(error);
+      return;
+    }
+    const known = error instanceof DomainError ? error : (fromClientError(error) ?? fromOutage(error));
+    if (known) {
+      send(known, request, response);
+      return;
+    }
+    const outage = await anyDependencyDown(dependencies);
+    // The client may have gone, or something else answered, while the probe ran.
+    if (response.headersSent || response.destroyed) return;
+    if (outage) {
+      request.context?.log.warn({ err: error, errorClass: classOf(error) }, 'an unlisted error class while a backing service is down: 503');
+      send(new UnavailableError({ message: 'A backing service is unavailable; try again shortly' }), request, response);
+      return;
+    }
+    request.context?.log.error({ err: error, errorClass: classOf(error) }, 'unhandled error');
+    const requestId = request.context?.requestId ?? 'unknown';
+    response.status(500).json({ error: { code: 'INTERNAL', message: 'Internal error', requestId } });
+  };
+}
+
+/** The envelope without outage probes (apps that reach no backing service, tests of one router). */
+export const errorMiddleware = createErrorMiddleware({ dependencies: [] });
 
 export function notFoundHandler(_request: Request, _response: Response, next: NextFunction): void {
   next(new NotFoundError({ message: 'No such route' }));

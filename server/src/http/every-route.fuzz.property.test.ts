@@ -1,4 +1,4 @@
-// Fuzz (issue 18, R8): every route of the OpenAPI route table, so a new route is fuzzed the day it is added, with
+// Fuzz (issue 18, R8): every declared route (routes.ts), so a new route is fuzzed the day it is added, with
 // generated params, queries, bodies and headers: never a 500, and every answer of the JSON API in its envelope.
 import { ErrorEnvelope } from '@lumibase/shared';
 import fc from 'fast-check';
@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.js';
 import { STATUS_BY_CODE } from './error-middleware.js';
-import { API_OPERATIONS, type ApiOperation } from './openapi/api-operations.js';
+import type { RouteDeclaration } from './route.js';
+import { ROUTES } from './routes.js';
 
 /** Requests per route; the whole table is covered every run. */
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 10);
@@ -82,7 +83,7 @@ function keysOf(schema: z.ZodType | undefined): string[] {
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
 
-function bodyFor(operation: ApiOperation): fc.Arbitrary<string | undefined> {
+function bodyFor(operation: RouteDeclaration): fc.Arbitrary<string | undefined> {
   const keys = keysOf(operation.body);
   const shaped = keys.length > 0 ? fc.dictionary(fc.constantFrom(...keys), json, { maxKeys: keys.length }) : json;
   return fc.oneof(
@@ -94,7 +95,7 @@ function bodyFor(operation: ApiOperation): fc.Arbitrary<string | undefined> {
   );
 }
 
-function queryFor(operation: ApiOperation): fc.Arbitrary<Array<[string, string]>> {
+function queryFor(operation: RouteDeclaration): fc.Arbitrary<Array<[string, string]>> {
   const keys = [...keysOf(operation.query), 'limit', 'offset'];
   return fc.array(
     fc.tuple(
@@ -105,7 +106,7 @@ function queryFor(operation: ApiOperation): fc.Arbitrary<Array<[string, string]>
   );
 }
 
-function requestFor(operation: ApiOperation) {
+function requestFor(operation: RouteDeclaration) {
   const params = [...operation.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   return fc.record({
     params: fc.tuple(...params.map(param), fc.constant('')),
@@ -120,7 +121,7 @@ function requestFor(operation: ApiOperation) {
   });
 }
 
-function pathFor(operation: ApiOperation, params: string[]): string {
+function pathFor(operation: RouteDeclaration, params: string[]): string {
   let index = 0;
   return operation.path.replace(/:(\w+)/g, () => {
     const value = params[index++] ?? 'x';
@@ -129,7 +130,7 @@ function pathFor(operation: ApiOperation, params: string[]): string {
 }
 
 /** 204 is empty; other successes are `{ data, meta? }`; every failure is exactly the error envelope, with the status of its code. */
-function assertEnvelope(operation: ApiOperation, status: number, text: string, what: string): void {
+function assertEnvelope(operation: RouteDeclaration, status: number, text: string, what: string): void {
   expect(status, `${what} → ${status} ${text.slice(0, 300)}`).toBeLessThan(500);
   if (!operation.path.startsWith(API_PREFIX) || operation.path === `${API_PREFIX}/openapi.json`) return;
   if (status === 204) {
@@ -150,11 +151,11 @@ function assertEnvelope(operation: ApiOperation, status: number, text: string, w
   expect(text, what).not.toMatch(/\bat .+\.(ts|js):\d+/);
 }
 
-describe('every route of the OpenAPI table, fuzzed', () => {
+describe('every declared route, fuzzed', () => {
   it('never answers 500 and answers every error in the envelope', async () => {
     const covered: string[] = [];
     const statuses = new Map<number, number>();
-    for (const operation of API_OPERATIONS) {
+    for (const operation of ROUTES) {
       const method = operation.method.toUpperCase();
       await fc.assert(
         fc.asyncProperty(requestFor(operation), async (input) => {
@@ -182,7 +183,7 @@ describe('every route of the OpenAPI table, fuzzed', () => {
       );
       covered.push(`${method} ${operation.path}`);
     }
-    expect(covered).toHaveLength(API_OPERATIONS.length);
+    expect(covered).toHaveLength(ROUTES.length);
     // The generated requests got past validation and authorisation as well as being refused by them.
     expect([...statuses.keys()].some((status) => status >= 200 && status < 300)).toBe(true);
     expect(statuses.has(400) && statuses.has(401) && statuses.has(403)).toBe(true);

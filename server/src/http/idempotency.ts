@@ -1,6 +1,6 @@
 // Safe retries (API.md "Conventions"): a state-changing request with an Idempotency-Key runs once per
 // user, site and key; a repeat gets the first response again, the same key with another request a 409.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { ConflictError, ValidationError } from '@lumibase/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { IdempotencyScope, IdempotencyStore, StoredResponse } from '../store/idempotency.store.js';
@@ -40,6 +40,8 @@ export interface IdempotencyOptions {
   resumable: (request: Request) => boolean;
   /** A claim another process holds this long without recording a response is taken as crashed. */
   leaseMs: number;
+  /** The server key of the stored fingerprints (HMAC-SHA-256): a body carrying a password is not crackable from them. */
+  fingerprintKey: string | Buffer;
 }
 
 /** What a create carries into its one-document write: the operation id of the request's key, if any. */
@@ -52,12 +54,22 @@ export function resumedContextOf(request: Request): { operationId?: string } {
   return request.idempotency?.resumed ? writeContextOf(request) : {};
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+function fingerprintOf(request: Request, key: string | Buffer): string {
+  return createHmac('sha256', key)
+    .update(`${request.method} ${request.originalUrl}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
 }
 
-function fingerprintOf(request: Request): string {
-  return sha256(`${request.method} ${request.originalUrl}\n${JSON.stringify(request.body ?? null)}`);
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
+/**
+ * The site a key is scoped to: the one tenancy resolved, else the X-Site-Id as the resolver reads it (trimmed, an id
+ * in any case spelling as the same id), '' outside a site. Two spellings of one site are one scope.
+ */
+function siteScopeOf(request: Request): string {
+  if (request.context.site) return request.context.site.id;
+  const named = request.get('x-site-id')?.trim() ?? '';
+  return OBJECT_ID.test(named) ? named.toLowerCase() : named;
 }
 
 function keyReusedConflict(): ConflictError {
@@ -80,8 +92,11 @@ function replay(response: Response, stored: StoredResponse): void {
  */
 export const IDEMPOTENT_REPLAY_BODY = 'idempotentReplayBody';
 
-/** Mounted after authentication and body parsing: keys are scoped to the user and the X-Site-Id. */
-export function idempotency({ store, resumable, leaseMs }: IdempotencyOptions): RequestHandler {
+/**
+ * Mounted after authentication, body parsing and (for site-scoped paths) tenancy: a replay is only ever sent to a
+ * signed-in member of the site. Keys are scoped to the user and the resolved site.
+ */
+export function idempotency({ store, resumable, leaseMs, fingerprintKey }: IdempotencyOptions): RequestHandler {
   /** The runs of this process, by record: a duplicate waits for them. */
   const inFlight = new Map<string, Promise<void>>();
 
@@ -95,9 +110,13 @@ export function idempotency({ store, resumable, leaseMs }: IdempotencyOptions): 
         details: [{ path: `headers.${IDEMPOTENCY_HEADER}`, message: 'must be 1 to 200 characters' }],
       });
     }
-    const id: IdempotencyScope = { userId: user.id, scope: request.get('x-site-id') ?? '', key };
+    const id: IdempotencyScope = { userId: user.id, scope: siteScopeOf(request), key };
     const recordKey = JSON.stringify(id);
-    const fingerprint = fingerprintOf(request);
+    const fingerprint = fingerprintOf(request, fingerprintKey);
+    // Decided here, where the path is the one the patterns name: by the time a failure is answered (the app's error
+    // middleware) Express has put the mount path back, and a create taken for non-resumable would lose its claim and
+    // with it the operation id its stored document carries — the retry would then store it a second time.
+    const canResume = resumable(request);
     const deadline = Date.now() + WAIT_FOR_FIRST_MS;
 
     for (;;) {
@@ -114,7 +133,7 @@ export function idempotency({ store, resumable, leaseMs }: IdempotencyOptions): 
       }
       const orphaned = !running && (claim.owner === PROCESS_ID || Date.now() - claim.startedAt.getTime() > leaseMs);
       if (!orphaned) throw new ConflictError({ message: 'A request with this Idempotency-Key is still in progress; retry shortly' });
-      if (!resumable(request)) {
+      if (!canResume) {
         throw new ConflictError({
           message: 'An earlier request with this Idempotency-Key did not finish and its effect is unknown; check, then use a new key',
         });
@@ -149,7 +168,7 @@ export function idempotency({ store, resumable, leaseMs }: IdempotencyOptions): 
         const recorded =
           status < 500
             ? store.complete(id, { status, body: body === undefined || body === '' ? undefined : body })
-            : resumable(request)
+            : canResume
               ? store.abandon(id, PROCESS_ID)
               : store.release(id, PROCESS_ID);
         // A record that cannot be written (the database just went away) leaves the claim to a retry;

@@ -7,10 +7,23 @@ import { type RequestHandler, Router } from 'express';
 import { Redis } from 'ioredis';
 import type { AuthService } from '../services/auth.service.js';
 import { authenticate } from './authenticate.js';
-import { OPAQUE_MOUNT } from './openapi/route-table.js';
-import { requireSuperadmin } from './require-capabilities.js';
+import { accessChecks } from './mount-route.js';
+import { declareRoute } from './route.js';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+/** The dashboard is one documented entry point; bull-board's own routes under it are its business. */
+export const QUEUE_DASHBOARD_ROUTES = {
+  dashboard: declareRoute({
+    method: 'get',
+    path: QUEUE_DASHBOARD_PATH,
+    summary: 'Queue dashboard (bull-board): the BullMQ queues and their jobs',
+    tag: 'Operations',
+    auth: 'session',
+    access: { superadmin: 'only' },
+    success: { status: 200, description: 'An HTML page; its own JSON API lives under /admin/queues/api', contentType: 'text/html' },
+  }),
+};
 
 export interface QueueDashboardOptions {
   auth: Pick<AuthService, 'authenticate'>;
@@ -30,11 +43,11 @@ export function createQueueDashboard({ auth, studioOrigin, redisUrl, prefix, que
   const queues = queueNames.map((name) => new Queue(name, { connection, prefix }));
   const board = new ExpressAdapter().setBasePath(QUEUE_DASHBOARD_PATH);
   createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: false })), serverAdapter: board });
-  const dashboard = Object.assign(board.getRouter() as RequestHandler, { [OPAQUE_MOUNT]: true });
+  const dashboard = board.getRouter() as RequestHandler;
 
   const router = Router();
   // The same authentication as the API: a cookie-authenticated action (retry, clean) must come from the Studio's origin.
-  router.use(QUEUE_DASHBOARD_PATH, authenticate({ auth, studioOrigin }), requireSuperadmin(), dashboard);
+  router.use(QUEUE_DASHBOARD_PATH, authenticate({ auth, studioOrigin }), ...accessChecks(QUEUE_DASHBOARD_ROUTES.dashboard), dashboard);
   return {
     router,
     async close() {

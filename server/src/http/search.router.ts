@@ -1,17 +1,31 @@
 // GET /ai/search: semantic search over the X-Site-Id site's items (`content:read`).
-import { SearchQuery } from '@lumibase/shared';
-import { Router } from 'express';
+import { SearchQuery, SearchResponse } from '@lumibase/shared';
+import type { Router } from 'express';
 import type { SearchService } from '../search/search.service.js';
-import { parseInput } from './parse-input.js';
-import { currentSiteId, requireCapabilities } from './require-capabilities.js';
+import { declaredRouter } from './mount-route.js';
+import { currentSiteId } from './require-capabilities.js';
+import { declareRoute } from './route.js';
+
+export const SEARCH_ROUTES = {
+  search: declareRoute({
+    method: 'get',
+    path: '/api/v1/ai/search',
+    summary: "Semantic search over the site's items, best match first (`pending`: items not embedded yet)",
+    tag: 'Copilot',
+    auth: 'session',
+    site: true,
+    access: { capabilities: ['content:read'] },
+    query: SearchQuery,
+    success: { status: 200, description: 'The nearest items with their cosine score and a snippet', schema: SearchResponse },
+    errors: [404, 503],
+  }),
+};
 
 /** Mounted at /ai after tenancy. */
 export function createSearchRouter({ search }: { search: Pick<SearchService, 'search'> }): Router {
-  const router = Router();
-  router.get('/search', requireCapabilities('content:read'), async (request, response) => {
-    const { q, collection, limit } = parseInput(SearchQuery, request.query, 'query');
+  return declaredRouter({ base: '/api/v1/ai' }).route(SEARCH_ROUTES.search, async ({ query }, request, response) => {
+    const { q, collection, limit } = query;
     const result = await search.search(currentSiteId(request), { query: q, collection, limit });
     response.status(200).json(result);
-  });
-  return router;
+  }).router;
 }

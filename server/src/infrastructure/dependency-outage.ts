@@ -1,12 +1,17 @@
-// Which errors mean "MongoDB or Redis is down or went away" rather than a bug, by error class (and, for
-// MongoDB's server errors, by the codes that mean the node is not a usable primary). Routes answer 503.
+// Which errors mean "MongoDB or Redis is down or went away" rather than a bug: by error class (and, for
+// MongoDB's server errors, by the codes that mean the node is not a usable primary), and — for a class no
+// rule lists — by asking the backing services themselves. Routes answer 503.
+import { MaxRetriesPerRequestError } from 'ioredis/built/errors/index.js';
 import mongoose from 'mongoose';
+import type { DependencyCheck } from './dependency-check.js';
 import {
   ClientClosedError,
   ClientOfflineError,
   ConnectionTimeoutError,
   DisconnectsClientError,
+  ReconnectStrategyError,
   SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
 } from 'redis';
 
 const REDIS_OUTAGE_ERRORS = [
@@ -14,7 +19,11 @@ const REDIS_OUTAGE_ERRORS = [
   ClientClosedError,
   ConnectionTimeoutError,
   SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
+  ReconnectStrategyError,
   DisconnectsClientError,
+  // ioredis (BullMQ's connections): a command given up after its retries while Redis does not answer.
+  MaxRetriesPerRequestError,
 ];
 
 const driver = mongoose.mongo;
@@ -32,6 +41,7 @@ const MONGO_OUTAGE_ERRORS = [
   driver.MongoServerClosedError,
   driver.MongoClientClosedError,
   driver.MongoStalePrimaryError,
+  driver.MongoOperationTimeoutError,
   mongoose.Error.MongooseServerSelectionError,
 ];
 
@@ -76,4 +86,39 @@ export function isDependencyOutage(error: unknown): error is Error {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** How long the outage probe waits for a backing service before taking it as down. */
+export const OUTAGE_PROBE_MS = 1_000;
+
+/**
+ * True when a backing service does not answer its health probe within `boundMs`. Never rejects and never throws,
+ * whatever a check does (throws synchronously, rejects, hangs, or rejects after the bound).
+ */
+export async function anyDependencyDown(dependencies: readonly DependencyCheck[], boundMs = OUTAGE_PROBE_MS): Promise<boolean> {
+  if (dependencies.length === 0) return false;
+  const answers = dependencies.map(
+    ({ check }) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(true), boundMs);
+        // Promise.resolve().then: a check that throws synchronously is a rejection here, not an exception.
+        Promise.resolve()
+          .then(check)
+          .then(
+            () => resolve(false),
+            () => resolve(true),
+          )
+          .finally(() => clearTimeout(timer));
+      }),
+  );
+  return (await Promise.all(answers)).some(Boolean);
+}
+
+/**
+ * The one outage rule, total: an error of a listed class is an outage; any other error is one too when it was raised
+ * while MongoDB or Redis does not answer its health probe (a driver error class no rule lists yet, or a plain Error
+ * such as ioredis' "Connection is closed."). Never rejects.
+ */
+export async function isOutage(error: unknown, dependencies: readonly DependencyCheck[]): Promise<boolean> {
+  return isDependencyOutage(error) || (await anyDependencyDown(dependencies));
 }

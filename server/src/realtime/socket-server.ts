@@ -6,9 +6,11 @@ import {
   type CopilotProgressEvent,
   DomainError,
   ErrorCode,
+  type InterServerEvents,
   type ServerToClientEvents,
   type SiteEvent,
   parseSiteEvent,
+  SITE_EVENT_CHANNEL,
   SocketHandshakeAuth,
 } from '@lumibase/shared';
 import type { RedisClientType } from 'redis';
@@ -36,10 +38,7 @@ interface SocketData {
   lastSeq?: number;
 }
 
-export type LumiSocketServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-
-/** The event servers and workers use to pass site events to every server process (serverSideEmit). */
-export const SITE_EVENT_CHANNEL = 'site-event';
+export type LumiSocketServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export const siteRoom = (siteId: string) => `site:${siteId}`;
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
@@ -93,8 +92,9 @@ export async function createSocketServer({ logger, redis, studioOrigin }: Socket
   const streams = new SiteStreams();
   let served = false;
 
-  io.on(SITE_EVENT_CHANNEL as never, (raw: unknown) => {
-    const event = parseSiteEvent(raw);
+  // Sent by another process: parsed, not trusted to be what the type says.
+  io.on(SITE_EVENT_CHANNEL, (sent) => {
+    const event = parseSiteEvent(sent);
     if (event) streams.deliver(event);
     else logger.warn('ignored a malformed site event');
   });
@@ -105,7 +105,7 @@ export async function createSocketServer({ logger, redis, studioOrigin }: Socket
     /** Hands a site event to this process's sockets and, through the adapter, to every other server's. */
     publish(event: SiteEvent): void {
       streams.deliver(event);
-      if (redis) io.serverSideEmit(SITE_EVENT_CHANNEL as never, event as never);
+      if (redis) io.serverSideEmit(SITE_EVENT_CHANNEL, event);
     },
     /**
      * Authenticates handshakes, joins sockets to their rooms and streams their site's events. The app
@@ -131,7 +131,7 @@ export async function createSocketServer({ logger, redis, studioOrigin }: Socket
         }
       });
 
-      io.on('connection', (socket: Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>) => {
+      io.on('connection', (socket: Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>) => {
         const { identity, lastSeq } = socket.data;
         void socket.join([siteRoom(identity.siteId), sessionRoom(identity.sessionId), memberRoom(identity.siteId, identity.userId)]);
         const stream = new SocketEventStream(socket, eventLog(identity.siteId), logger, { maxEvents: replayMaxEvents });

@@ -5,7 +5,7 @@ import type { IdempotencyRecordModel } from './models/idempotency-record.model.j
 
 export interface IdempotencyScope {
   userId: string;
-  /** The site the request named, '' outside a site. */
+  /** The site the request acts in, as resolved; '' outside a site. */
   scope: string;
   key: string;
 }

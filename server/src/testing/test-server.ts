@@ -1,22 +1,17 @@
-// For route tests: the server composed as in production (embedded Mongo, real Redis, decisions through BullMQ to a
-// skill-execution worker running in-process) over the wire, and a small fetch client.
+// For route tests: the API and the workers composed in-process exactly as the processes compose them (composeApi,
+// composeWorkers over embedded Mongo and real Redis; decisions go through BullMQ to the skill-execution worker),
+// with parts replaced only through the composition hook (compose-parts.ts), and a small fetch client.
 // biome-ignore-all lint/suspicious/noExplicitAny: response bodies are whatever the server sent; tests assert their shape.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type ErrorEnvelope, ErrorEnvelope as ErrorEnvelopeSchema } from '@lumibase/shared';
 import { createClient, type RedisClientType } from 'redis';
-import { ApprovalJobRunner } from '../approvals/approval-job-runner.js';
-import { ExpirySweep } from '../approvals/expiry-sweep.js';
-import { createSkillExecutionQueue, type SkillExecutionQueue } from '../approvals/skill-execution.queue.js';
-import { createSkillExecutionWorker } from '../approvals/skill-execution.worker.js';
-import { composeDomain } from '../compose-domain.js';
-import { type ComposedServer, composeServer } from '../compose-server.js';
-import { loadConfig, studioUrl } from '../config.js';
-import { createWebhooksWorker } from '../webhooks/webhooks.worker.js';
-import { createEmbedder } from '../embeddings/create-embedder.js';
-import type { Embedder } from '../embeddings/embedder.js';
-import { type EmbeddingsRunner, startEmbeddingsRunner } from '../embeddings/embeddings-runner.js';
-import type { SkillExecutors } from '../harness/skill-executors.js';
+import { composeApi } from '../compose-api.js';
+import type { CompositionParts } from '../compose-parts.js';
+import type { ComposedServer } from '../compose-server.js';
+import { composeWorkers } from '../compose-workers.js';
+import { loadConfig } from '../config.js';
+import type { EmbeddingsRunner } from '../embeddings/embeddings-runner.js';
 import { createLogger } from '../logger.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -61,16 +56,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** What a test builds differently from production, from the same pieces. */
-export interface TestServerParts {
-  /** Wraps the real skill executors, for the gate and the worker alike (tests count runs through it). */
-  executors?: (real: SkillExecutors) => SkillExecutors;
-  /** Wraps the real skill-execution queue (a test makes it refuse jobs, as Redis does when it is down). */
-  queue?: (real: SkillExecutionQueue) => SkillExecutionQueue;
-  /** Hash passwords at the production cost (~50 ms), for tests of what that cost makes possible. */
+/** What a test builds differently from production: the composition hook's parts (compose-parts.ts), for both processes. */
+export interface TestServerParts extends CompositionParts {
+  /** Hash passwords at the production cost (~50 ms), for tests of what that cost makes possible; otherwise cheap. */
   productionScrypt?: boolean;
-  /** The embedder of the domain and the in-process embeddings worker (a test counts its calls through it). */
-  embedder?: (real: Embedder) => Embedder;
 }
 
 let counter = 0;
@@ -94,51 +83,17 @@ export async function startTestServer(
     ...environment,
   });
   const logger = createLogger({ level: 'silent' });
-  const domain = await composeDomain({
-    config,
+  const { productionScrypt, ...hook } = parts;
+  const composition = {
+    config: { ...config, PORT: 0, HOST: '127.0.0.1' },
     logger,
-    mongo: database.connection,
-    redis,
-    redisUrl,
-    publish: () => {},
-    ...(parts.productionScrypt ? {} : { scryptParameters: TEST_SCRYPT }),
-    ...(parts.embedder ? { embedder: parts.embedder(createEmbedder(config)) } : {}),
-  });
-
-  const executors = parts.executors ? parts.executors(domain.executors) : domain.executors;
-  const realQueue = createSkillExecutionQueue({ redisUrl, prefix, logger });
-  const queue = parts.queue ? parts.queue(realQueue) : realQueue;
-  const worker = createSkillExecutionWorker({
-    redisUrl,
-    prefix,
-    runner: new ApprovalJobRunner({
-      stores: domain.aiStores,
-      executors,
-      targets: domain.approvalTargets,
-      delayBeforeRunMs: config.FAULT_DELAY_BEFORE_SKILL_MS,
-    }),
-    logger,
-    concurrency: config.WORKER_CONCURRENCY,
-    lockMs: config.JOB_LOCK_MS,
-  });
-  // The workers' expiry sweep, in-process like the worker.
-  const expirySweep = new ExpirySweep({ approvals: domain.aiStores.models.approvals, stores: domain.aiStores, logger });
-  expirySweep.start(config.APPROVAL_EXPIRY_SWEEP_MS);
-  const webhooksWorker = createWebhooksWorker({
-    redisUrl,
-    prefix,
-    logger,
-    webhooks: domain.webhooks,
-    studioUrl: studioUrl(config),
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
-  });
-  const embeddingsRunner = startEmbeddingsRunner({ config, redisUrl, embeddings: domain.embeddings, logger });
-  const composed = await composeServer({ config, logger, redis, redisUrl, domain: { ...domain, executors }, queue, dependencies: [] });
-  const httpServer = composed.app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('listening', () => resolve());
-    httpServer.once('error', reject);
-  });
+    infrastructure: { mongo: database.connection, redis, redisUrl, dependencies: [] },
+    parts: { ...(productionScrypt ? {} : { scryptParameters: TEST_SCRYPT }), ...hook },
+  };
+  const api = composeApi(composition);
+  const workers = composeWorkers(composition);
+  const { httpServer, composed } = await api.start();
+  const { embeddings: embeddingsRunner } = await workers.start();
   const baseUrl = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
   const apiUrl = `${baseUrl}/api/v1`;
 
@@ -221,17 +176,8 @@ export async function startTestServer(
     createSite,
     adminToken,
     async close() {
-      await new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeAllConnections();
-      });
-      await expirySweep.stop();
-      await worker.close();
-      await realQueue.close();
-      await composed.close();
-      await webhooksWorker.close();
-      await embeddingsRunner.stop();
-      await domain.close();
+      await api.stop();
+      await workers.stop();
       const keys = await redis.keys(`${prefix}:*`);
       if (keys.length > 0) await redis.del(keys);
       await redis.quit();

@@ -48,3 +48,21 @@ export function effectivePolicy(stored: { selfApproval?: boolean; skills?: Recor
 }
 
 export const SELF_APPROVAL_MESSAGE = 'Someone other than the requester must approve';
+
+/** Whether `deciderId` asked for the approval themselves. */
+export function isOwnRequest(approval: { requestedBy: { id: string } }, deciderId: string | undefined): boolean {
+  return approval.requestedBy.id === deciderId;
+}
+
+/**
+ * The self-approval rule, for the server's decision and the Studio's approvals page alike: the requester may
+ * not approve their own request unless the site's policy allows it. Anyone else may; rejecting (withdrawing
+ * one's own request) is never refused by it.
+ */
+export function refusesSelfApproval(
+  approval: { requestedBy: { id: string } },
+  deciderId: string | undefined,
+  policy: Pick<CopilotPolicy, 'selfApproval'>,
+): boolean {
+  return isOwnRequest(approval, deciderId) && !policy.selfApproval;
+}

@@ -28,6 +28,4 @@ export function isAwaitingDecision(status: ApprovalStatus): boolean {
   return status === 'pending';
 }
 
-export const SETTLED_STATUSES: readonly ApprovalStatus[] = (Object.keys(APPROVAL_TRANSITIONS) as ApprovalStatus[]).filter(
-  isSettled,
-);
+export const SETTLED_STATUSES: readonly ApprovalStatus[] = (Object.keys(APPROVAL_TRANSITIONS) as ApprovalStatus[]).filter(isSettled);

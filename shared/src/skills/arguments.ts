@@ -11,8 +11,11 @@ export const JsonObject = z.record(z.string(), z.unknown(), { error: 'must be a 
 
 export const RecordId = z.string().min(1).max(200).regex(/^\S+$/, 'must not contain whitespace');
 
+/** The most characters a free-text skill argument holds (a field's description, an assist instruction). */
+export const LONG_TEXT_MAX = 2000;
+
 /** Free text for the model to fill in; not trimmed (a transform would make stored ≠ given). */
-export const LongText = z.string().max(2000).regex(/\S/, 'must not be blank');
+export const LongText = z.string().max(LONG_TEXT_MAX).regex(/\S/, 'must not be blank');
 
 /** A field definition; unknown keys are refused rather than dropped, so nothing asked is lost. */
 export const StrictField = Field.strict().describe(

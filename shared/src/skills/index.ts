@@ -4,5 +4,6 @@
 export * from './define-skill.js';
 export * from './catalog.js';
 export * from './parse-skill-arguments.js';
+export { LONG_TEXT_MAX } from './arguments.js';
 export * from './tools.js';
 export * from './outcome.js';

@@ -1,10 +1,12 @@
 // GET /api/v1/openapi.json (public) and the interactive reference at /api/docs, served from swagger-ui-dist (no CDN).
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import express, { Router } from 'express';
-import { buildOpenApiDocument, OPENAPI_PATH } from './openapi-document.js';
+import express, { type Router } from 'express';
+import { declaredRouter } from '../mount-route.js';
+import { DOCS_PATH, DOCS_ROUTES, OPENAPI_PATH } from './docs.routes.js';
+import { buildOpenApiDocument } from './openapi-document.js';
 
-export const DOCS_PATH = '/api/docs';
+export { DOCS_PATH };
 
 const require = createRequire(import.meta.url);
 const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -38,15 +40,15 @@ const PAGE = `<!doctype html>
 `;
 
 export function createDocsRouter(): Router {
-  const router = Router();
   // Built once: the document depends only on the contracts compiled into this process.
   const document = buildOpenApiDocument();
-  router.get(OPENAPI_PATH, (_request, response) => {
-    response.json(document);
-  });
-  router.get(DOCS_PATH, (_request, response) => {
-    response.type('html').send(PAGE);
-  });
+  const { router } = declaredRouter({ base: '' })
+    .route(DOCS_ROUTES.document, (_input, _request, response) => {
+      response.json(document);
+    })
+    .route(DOCS_ROUTES.reference, (_input, _request, response) => {
+      response.type('html').send(PAGE);
+    });
   router.use(`${DOCS_PATH}/assets`, express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1h' }));
   return router;
 }

@@ -20,7 +20,7 @@ import { plannerMessages, type SiteBrief } from './planner-messages.js';
 export interface ChatInput {
   siteId: string;
   actor: HarnessActor;
-  /** Already validated and trimmed (1–2000 characters). */
+  /** Already validated and trimmed (1 to CHAT_MESSAGE_MAX characters). */
   message: string;
   conversationId?: string | undefined;
   /** The caller's session: its sockets receive the turn's copilot-progress events. */

@@ -1,6 +1,7 @@
 // The audit's hash chain (API.md): hash = SHA-256 hex of prevHash and the entry's canonical JSON
 // (keys sorted, without `hash`); the first entry's prevHash is 64 zeros.
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '@lumibase/shared';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -15,26 +16,6 @@ export interface ChainedContent {
   actor: { id: string; name: string };
   detail?: unknown;
   createdAt: string;
-}
-
-/**
- * JSON with object keys sorted (by UTF-16 code units), built as text so that no key (`__proto__`
- * included) is ever assigned onto an object. Undefined members are left out, as JSON.stringify does.
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
-    return JSON.stringify(value) ?? 'null';
-  }
-  if (Array.isArray(value)) return `[${value.map((element) => (element === undefined ? 'null' : canonicalJson(element))).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  const members: string[] = [];
-  for (const key of keys) {
-    const member = (value as Record<string, unknown>)[key];
-    if (member === undefined) continue;
-    members.push(`${JSON.stringify(key)}:${canonicalJson(member)}`);
-  }
-  return `{${members.join(',')}}`;
 }
 
 export function chainHash(content: ChainedContent): string {

@@ -5,10 +5,10 @@ import { type Connection, type InferSchemaType, type Model, Schema } from 'mongo
 const idempotencyRecordSchema = new Schema(
   {
     userId: { type: String, required: true },
-    /** The X-Site-Id the request named ('' for requests outside a site). */
+    /** The site the request acts in, as resolved (one id whatever the X-Site-Id spelling); '' outside a site. */
     scope: { type: String, required: true, default: '' },
     key: { type: String, required: true },
-    /** SHA-256 of method, path and body: the same key with another request is a 409. */
+    /** HMAC-SHA-256 (a server key) of method, path and body: the same key with another request is a 409. */
     fingerprint: { type: String, required: true },
     /** Carried by the write a create makes (its document's operationId): a take-over finds that document. */
     operationId: { type: String, required: true },

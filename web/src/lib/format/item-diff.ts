@@ -1,4 +1,6 @@
 // What separates an item's current data from one of its revisions, field by field: what restoring the revision changes.
+import { canonicalJson } from '@lumibase/shared';
+
 export type FieldChangeKind = 'added' | 'removed' | 'changed';
 
 export interface FieldChange {
@@ -7,18 +9,6 @@ export interface FieldChange {
   kind: FieldChangeKind;
   current?: unknown;
   revision?: unknown;
-}
-
-/** Canonical JSON (keys sorted) so that two objects equal up to key order compare equal. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, entry]) => entry !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonical(entry)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'undefined';
 }
 
 const present = (data: Record<string, unknown>, field: string) =>
@@ -41,7 +31,8 @@ export function diffItemData(
     const now = present(current, field);
     const then = present(revision, field);
     if (now && then) {
-      if (canonical(current[field]) !== canonical(revision[field]))
+      // Canonical JSON: two values equal up to key order compare equal.
+      if (canonicalJson(current[field]) !== canonicalJson(revision[field]))
         changes.push({ field, kind: 'changed', current: current[field], revision: revision[field] });
     } else if (then) {
       changes.push({ field, kind: 'added', revision: revision[field] });

@@ -1,5 +1,5 @@
 // The add/edit field form: what its inputs hold, and the Field or the changes it sends.
-import type { Field, FieldChanges, FieldType } from '@lumibase/shared';
+import { canonicalJson, type Field, type FieldChanges, type FieldType } from '@lumibase/shared';
 
 export interface FieldDraft {
   name: string;
@@ -46,15 +46,6 @@ export function fieldChanges(original: Field, draft: FieldDraft): FieldChanges {
   if (next.name !== original.name) changes.name = next.name;
   if (next.type !== original.type) changes.type = next.type;
   if (next.required !== (original.required ?? false)) changes.required = next.required;
-  if (canonical(next.options ?? {}) !== canonical(original.options ?? {})) changes.options = next.options ?? {};
+  if (canonicalJson(next.options ?? {}) !== canonicalJson(original.options ?? {})) changes.options = next.options ?? {};
   return changes;
-}
-
-/** JSON with object keys sorted, so two equal option objects compare equal whatever their key order. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
-      : inner,
-  );
 }
