@@ -25,6 +25,7 @@ import { composeEmbeddings, type EmbeddingsConfig, openEmbeddingsQueueing } from
 import type { Embedder } from './embeddings/embedder.js';
 import { createPlanner, type PlannerConfig } from './llm/create-planner.js';
 import { jsonModelOf } from './rag/index.js';
+import { migrateAuditChainAtStart } from './store/ai/audit-chain-migration.js';
 
 export interface DomainOptions {
   config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS' | 'TRASH_RETENTION_DAYS'> &
@@ -69,6 +70,7 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
   });
   const aiStores = new AiStores(mongo, relay);
   await aiStores.ensureIndexes();
+  await migrateAuditChainAtStart({ connection: mongo, models: aiStores.models, logger });
   const events = new DomainEvents((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
   const hasher = new PasswordHasher(scryptParameters);
   const services = createServices({

@@ -7,7 +7,7 @@
 import type { ApprovalJobRunner } from './approvals/approval-job-runner.js';
 import type { SkillExecutionQueue } from './approvals/skill-execution.queue.js';
 import type { Embedder } from './embeddings/embedder.js';
-import type { SkillExecutors } from './harness/skill-executors.js';
+import type { SkillExecutors } from './approvals/skill-executors.js';
 
 /** What the skill-execution worker calls per job. */
 export type JobRunner = Pick<ApprovalJobRunner, 'run'>;

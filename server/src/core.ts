@@ -8,4 +8,4 @@ export { loadStudioHandler } from './http/studio.js';
 export { type ComposedApi, composeApi, type RunningApi } from './compose-api.js';
 export { type ComposedWorkers, composeWorkers, type RunningWorkers } from './compose-workers.js';
 export type { CompositionParts, JobRunner } from './compose-parts.js';
-export type { SkillExecutors } from './harness/skill-executors.js';
+export type { SkillExecutors } from './approvals/skill-executors.js';

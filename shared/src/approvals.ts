@@ -114,6 +114,8 @@ export const AUDIT_ACTIONS = [
   'edited',
   'policy_changed',
   'restored',
+  /** Entries written before the audit's hash chain existed were chained onto it (once, at start-up). */
+  'chain_migrated',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -149,13 +149,22 @@ describe('workers SIGKILLed at random points of approved jobs', () => {
         ]);
       }
 
-      // One execution per approval in the audit, and the chain verifies.
-      const audit: Array<{ action: string; approvalId?: string }> = [];
-      for (let offset = 0; ; offset += 100) {
-        const page = await admin.expect<typeof audit>(200, 'GET', `/ai/audit?limit=100&offset=${offset}`, { siteId });
-        audit.push(...page);
-        if (page.length < 100) break;
-      }
+      // One execution per approval in the audit, and the chain verifies. A worker killed right after its settling
+      // write leaves the audit entry owed on the approval: the reconciler's next pass (1 s) materialises it.
+      type Audit = Array<{ action: string; approvalId?: string }>;
+      const readAudit = async () => {
+        const audit: Audit = [];
+        for (let offset = 0; ; offset += 100) {
+          const page = await admin.expect<Audit>(200, 'GET', `/ai/audit?limit=100&offset=${offset}`, { siteId });
+          audit.push(...page);
+          if (page.length < 100) return audit;
+        }
+      };
+      const audit = await until(readAudit, (entries) => entries.filter((entry) => entry.action === 'approved').length >= planned.length, {
+        timeoutMs: 15_000,
+        intervalMs: 250,
+        what: 'every settled approval audited',
+      });
       for (const plan of planned) {
         const actions = audit.filter((entry) => entry.approvalId === plan.approvalId).map((entry) => entry.action);
         expect(actions.sort(), `${plan.kind} ${plan.approvalId}`).toEqual(['approval_requested', 'approved']);

@@ -26,11 +26,18 @@ const COLLECTION_OPTIONS = [
 
 const create: CommandHandler = (command, context) => {
   if (command.viewOn !== undefined) throw new CommandError('CommandNotSupported', 'views are not supported by the embedded server');
-  if (command.capped === true && (typeof command.size !== 'number' || command.size <= 0)) {
+  // mongod reads `capped` as a bool or a number (non-zero is true) and refuses, with ok: 0, a capped
+  // collection without a size and a size or max without capped (create_command.cpp).
+  const capped = command.capped === true || (typeof command.capped === 'number' && command.capped !== 0);
+  if (capped && (typeof command.size !== 'number' || command.size <= 0)) {
     throw new CommandError('InvalidOptions', "the 'size' field is required when 'capped' is true");
+  }
+  if (!capped && (command.size != null || command.max != null)) {
+    throw new CommandError('InvalidOptions', "the 'capped' field needs to be true when either the 'size' or 'max' fields are present");
   }
   const options: Document = {};
   for (const option of COLLECTION_OPTIONS) if (command[option] !== undefined) options[option] = command[option];
+  if (command.capped !== undefined) options.capped = capped;
   context.catalog.createCollection(context.dbName, targetCollection(command), options);
   return { ok: 1 };
 };

@@ -2,7 +2,7 @@
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
+import { Binary, MongoClient } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runningAgainstRealMongo } from '../../conformance/test-target.js';
 import { startEmbeddedMongo } from '../index.js';
@@ -62,6 +62,28 @@ describe.skipIf(runningAgainstRealMongo)('durable storage (embedded only)', () =
       const collections = (await client.db('app').listCollections({}, { nameOnly: true }).toArray()).map((entry) => entry.name).sort();
       expect(collections).toEqual(['empty', 'users']);
       expect((await client.db('admin').admin().listDatabases()).databases.map((entry) => entry.name)).not.toContain('gone');
+    });
+  });
+
+  it('keeps each BinData subtype through the journal and the snapshot', async () => {
+    const dbPath = await freshDirectory();
+    const { encodeRecords } = await import('./record-codec.js');
+    // A journal as a crash would leave it (no snapshot yet), holding a user-defined subtype.
+    await writeFile(
+      journalPath(dbPath, 1),
+      Buffer.concat(encodeRecords([{ op: 'put', db: 'app', coll: 'bins', doc: { _id: 1, buf: new Binary(Buffer.from('hi'), 128) } }])),
+    );
+    await withServer({ dbPath }, async (client) => {
+      const bins = client.db('app').collection<{ _id: number; buf: Binary }>('bins');
+      expect((await bins.findOne({ _id: 1 }))?.buf.sub_type).toBe(128);
+      await bins.updateOne({ _id: 1 }, { $set: { buf: new Binary(Buffer.from('hi'), 0) } });
+      await bins.insertOne({ _id: 2, buf: new Binary(Buffer.from('uuid-bytes-16...'), 4) });
+    });
+    // The clean stop wrote a snapshot; the restart reads it.
+    await withServer({ dbPath }, async (client) => {
+      const bins = client.db('app').collection<{ _id: number; buf: Binary }>('bins');
+      const subtypes = (await bins.find({}).sort({ _id: 1 }).toArray()).map((doc) => doc.buf.sub_type);
+      expect(subtypes).toEqual([0, 4]);
     });
   });
 

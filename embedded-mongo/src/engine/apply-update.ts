@@ -3,7 +3,15 @@ import { type Document, ObjectId } from 'bson';
 import { Query } from 'mingo/query';
 import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo/updater';
 import { cloneDeep, setValue } from 'mingo/util';
+import { rewriteBinarySets } from './binary-set.js';
 import { CommandError, toCommandError } from './command-error.js';
+import {
+  applyDollarWrites,
+  collectDollarWrite,
+  type DollarFieldWrites,
+  dollarPrefixedFieldError,
+  isDollarPrefixedPath,
+} from './dollar-fields.js';
 import { idFirst } from './query-engine.js';
 import { MINGO_QUERY_OPTIONS } from './mingo-options.js';
 import { refuseScriptsInPipeline } from './server-script.js';
@@ -57,14 +65,7 @@ export function applyUpdate(original: Document, spec: UpdateSpec, inserting: boo
 }
 
 function applyReplacement(original: Document, replacement: Document): Document {
-  for (const key of Object.keys(replacement)) {
-    if (key.startsWith('$')) {
-      throw new CommandError(
-        'BadValue',
-        `The dollar ($) prefixed field '${key}' is not allowed in the context of an update's replacement document.`,
-      );
-    }
-  }
+  for (const key of Object.keys(replacement)) if (key.startsWith('$')) throw dollarPrefixedFieldError(key);
   const result = cloneDeep(replacement) as Document;
   if (result._id === undefined && original._id !== undefined) return { _id: original._id, ...result };
   return result;
@@ -111,11 +112,16 @@ function applyOperators(original: Document, update: Document, spec: UpdateSpec, 
   const context: PositionalContext = { filter: spec.filter, arrayFilters: spec.arrayFilters ?? [], usedIdentifiers: new Set() };
   const modifier: Document = {};
   const pulls: Array<{ operator: string; path: string; condition: unknown }> = [];
+  const dollarWrites: DollarFieldWrites = { sets: [], unsets: [] };
   for (const [operator, fields] of Object.entries(update)) {
     // $setOnInsert applies only when the upsert inserts; otherwise it is parsed (above) and ignored.
     if (operator === '$setOnInsert' && !inserting) continue;
     const target = operator === '$setOnInsert' ? '$set' : operator;
     for (const [path, value] of Object.entries(fields as Document)) {
+      if (isDollarPrefixedPath(path)) {
+        collectDollarWrite(dollarWrites, operator, path, value, inserting);
+        continue;
+      }
       const paths = operator === '$rename' ? [path] : concretePaths(result, path, context);
       for (const concrete of paths) {
         if (CREATING.has(operator)) assertCreatable(result, concrete);
@@ -147,8 +153,10 @@ function applyOperators(original: Document, update: Document, spec: UpdateSpec, 
       if (/would create a conflict/.test(message)) throw new CommandError('ConflictingUpdateOperators', message);
       throw toCommandError(error);
     }
+    rewriteBinarySets(result, modifier.$set as Document | undefined);
   }
   for (const pull of pullMatchers) applyPull(result, pull.path, pull.matches);
+  applyDollarWrites(result, dollarWrites);
   return result;
 }
 

@@ -13,6 +13,7 @@ export const ErrorCodes = {
   ConflictingUpdateOperators: 40,
   CursorNotFound: 43,
   NamespaceExists: 48,
+  DollarPrefixedFieldName: 52,
   CommandNotFound: 59,
   ImmutableField: 66,
   CannotCreateIndex: 67,

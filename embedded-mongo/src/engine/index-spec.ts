@@ -62,7 +62,8 @@ export function normalizeIndexSpec(raw: Document): IndexSpec {
   if (raw.expireAfterSeconds !== undefined && (typeof raw.expireAfterSeconds !== 'number' || Object.keys(key).length !== 1)) {
     throw new CommandError('CannotCreateIndex', 'TTL index needs a numeric expireAfterSeconds and exactly one field');
   }
-  const { ns: _ns, background: _background, v: _v, ...rest } = raw;
+  // `background` is ignored since 4.2 but kept in the spec, as mongod keeps it (listIndexes shows it).
+  const { ns: _ns, v: _v, ...rest } = raw;
   const spec: IndexSpec = { v: 2, key, name: raw.name };
   for (const [option, value] of Object.entries(rest)) if (option !== 'key' && option !== 'name') spec[option] = value;
   if (spec.unique === false) delete spec.unique;

@@ -1,10 +1,10 @@
 // What a skill-execution job does with its approval: run it if it is still this job's to run, and settle it.
 import type { SkillExecutionJob } from '@lumibase/shared';
-import { finishApprovedAudit, runApproval } from './run-approval.js';
-import type { SkillExecutors } from '../harness/skill-executors.js';
+import { runApproval } from './run-approval.js';
+import type { SkillExecutors } from './skill-executors.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
 import { type ApprovalTargets, sameTarget } from '../skills/approval-targets.js';
-import { expireApproval } from './expire-approval.js';
+import { expire } from './approval-operations.js';
 
 export type JobOutcome = 'approved' | 'pending' | 'skipped' | 'expired';
 
@@ -22,31 +22,24 @@ export class ApprovalJobRunner {
   /**
    * 'skipped' when the job is stale: the approval is settled already, or was decided again since
    * (another attempt). A re-delivered job of the current attempt runs again; the executors'
-   * idempotency under the approval id makes that harmless, and settling is a compare-and-set,
-   * so the audit records one execution.
+   * idempotency under the approval id makes that harmless, and settling is a compare-and-set that
+   * owes its one audit entry in the same write, so the audit records one execution.
    */
   async run(job: SkillExecutionJob, { settleTransient }: { settleTransient: boolean }): Promise<JobOutcome> {
-    const { approvals, audit, conversations, operations } = this.options.stores.forSite(job.siteId);
+    const { approvals, operations } = this.options.stores.forSite(job.siteId);
     const approval = await approvals.get(job.approvalId);
-    if (approval?.status === 'approved' && approval.attempts === job.attempt) {
-      // This attempt settled it; a run that died right after may not have audited it yet.
-      await finishApprovedAudit({ approval, audit, conversations });
-      return 'skipped';
-    }
     if (approval?.status !== 'executing' || approval.attempts !== job.attempt) return 'skipped';
     const { targets } = this.options;
     // Between the decision and now the target may have changed (a collection deleted and recreated).
     // A re-delivered job whose earlier run may have had its effect is not checked: that effect changed it.
     const { target } = await targets.inspect(approval.siteId, approval.skillName, approval.arguments);
     if (!sameTarget(approval.target, target) && !(await operations.claimed(approval.id))) {
-      await expireApproval({ approval, approvals, audit, conversations, reason: 'target_changed', at: new Date() });
+      await expire(approvals, approval, { reason: 'target_changed', at: new Date() });
       return 'expired';
     }
     const settled = await runApproval({
       approval,
       approvals,
-      audit,
-      conversations,
       executors: this.options.executors,
       settleTransientFailures: settleTransient,
       ...(this.options.reportError ? { reportError: this.options.reportError } : {}),

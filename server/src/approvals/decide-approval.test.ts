@@ -234,33 +234,3 @@ describe('ApprovalDecider.decideApproval', () => {
     expect(await auditActions(siteId)).toEqual(['approval_requested', 'expired']);
   });
 });
-
-describe('a job delivered again after its worker died between settling and auditing', () => {
-  it('writes the missing audit entry of the one execution, once, without running the skill again', async () => {
-    recorder.reset();
-    const { siteId, approval } = await requestApproval('deleteCollection', { name: 'half_settled' });
-    const { approvals } = database.stores.forSite(siteId);
-    // What the dead worker left: decided, executed, settled approved, never audited.
-    const at = new Date();
-    await approvals.transition(approval.id, {
-      from: 'pending',
-      to: 'executing',
-      at,
-      set: { decidedBy: { id: admin.id, name: admin.name }, decidedAt: at.toISOString() },
-      incrementAttempts: true,
-    });
-    await approvals.transition(approval.id, { from: 'executing', to: 'approved', at, set: { result: { deleted: true } } });
-    expect(await auditActions(siteId)).toEqual(['approval_requested']);
-
-    const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors, targets: NO_TARGETS });
-    const job = { siteId, approvalId: approval.id, attempt: 1 };
-    expect(await runner.run(job, { settleTransient: true })).toBe('skipped');
-    expect(await runner.run(job, { settleTransient: true })).toBe('skipped');
-
-    expect(recorder.calls).toHaveLength(0);
-    expect(await auditActions(siteId)).toEqual(['approval_requested', 'approved']);
-    const [entry] = (await database.stores.forSite(siteId).audit.list({ limit: 1 })).filter((found) => found.action === 'approved');
-    expect(entry).toMatchObject({ approvalId: approval.id, actor: { id: admin.id }, detail: { attempt: 1 } });
-    expect(await database.stores.forSite(siteId).audit.verify()).toMatchObject({ valid: true });
-  });
-});

@@ -1,6 +1,5 @@
 // An admin's decision on a pending approval: who may decide, what they saw (revision, target, impact, time
 // left), the arguments they may edit, and the compare-and-set that makes one decision win.
-import { noteApprovalOutcome } from './note-approval-outcome.js';
 import {
   type ActorRef,
   type Approval,
@@ -19,11 +18,11 @@ import {
   ValidationError,
 } from '@lumibase/shared';
 import { recordNotInSite } from '../store/record-not-in-site.js';
-import type { ApprovalRepository } from '../store/ai/approval.store.js';
-import type { HarnessStores } from '../harness/ai-secure-harness.js';
+import type { ApprovalRepository } from './approval.store.js';
+import type { PolicyRepository } from '../store/ai/policy.store.js';
 import type { ApprovalExecutor } from './approval-executor.js';
 import { type ApprovalTargets, NO_TARGETS, sameImpact, sameTarget } from '../skills/approval-targets.js';
-import { expireApproval } from './expire-approval.js';
+import { expire, refreshImpact, reject, startExecution } from './approval-operations.js';
 
 export interface Decider extends ActorRef, CapabilityHolder {}
 
@@ -39,8 +38,13 @@ export interface DecideApprovalInput {
   decider: Decider;
 }
 
+/** The site's approvals, and its policy (may an approver approve their own request?). */
+export interface DeciderStores {
+  forSite(siteId: string): { approvals: ApprovalRepository; policy: Pick<PolicyRepository, 'get'> };
+}
+
 export interface ApprovalDeciderOptions {
-  stores: HarnessStores;
+  stores: DeciderStores;
   executor: ApprovalExecutor;
   targets?: ApprovalTargets;
   clock?: () => Date;
@@ -65,7 +69,7 @@ export class ApprovalDecider {
    */
   async decideApproval(input: DecideApprovalInput): Promise<Approval> {
     const { siteId, approvalId, decision, reason, decider } = input;
-    const { approvals, audit, conversations, policy } = this.options.stores.forSite(siteId);
+    const { approvals, policy } = this.options.stores.forSite(siteId);
     const approval = await approvals.get(approvalId);
     if (!approval) throw recordNotInSite();
 
@@ -81,7 +85,7 @@ export class ApprovalDecider {
     const at = this.clock();
     const actor: ActorRef = { id: decider.id, name: decider.name };
     if (at.getTime() >= Date.parse(approval.expiresAt)) {
-      await expireApproval({ approval, approvals, audit, conversations, reason: 'ttl', at });
+      await expire(approvals, approval, { reason: 'ttl', at });
       throw new ConflictError({ message: 'This approval has expired' });
     }
     if (input.revision !== undefined && input.revision !== approval.revision) throw stale();
@@ -92,23 +96,8 @@ export class ApprovalDecider {
     }
 
     if (decision === 'rejected') {
-      const rejected = await approvals.transition(approvalId, {
-        from: 'pending',
-        to: 'rejected',
-        at,
-        revision: approval.revision,
-        set: { decidedBy: actor, decidedAt: at.toISOString(), ...(reason ? { reason } : {}) },
-      });
+      const rejected = await reject(approvals, approval, { actor, at, ...(reason ? { reason } : {}) });
       if (!rejected) throw await conflictAfterRace(approvals, approvalId);
-      await audit.append({
-        action: 'rejected',
-        skillName: rejected.skillName,
-        approvalId,
-        actor,
-        ...(reason ? { detail: { reason } } : {}),
-        createdAt: at.toISOString(),
-      });
-      await noteApprovalOutcome({ conversations, approval: rejected, at });
       return rejected;
     }
 
@@ -116,55 +105,22 @@ export class ApprovalDecider {
     const preview = await this.targets.inspect(siteId, approval.skillName, edited ?? approval.arguments);
     if (!edited) {
       if (!sameTarget(approval.target, preview.target)) {
-        await expireApproval({ approval, approvals, audit, conversations, reason: 'target_changed', at });
+        await expire(approvals, approval, { reason: 'target_changed', at });
         throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
       }
       if (!sameImpact(approval.impact, preview.impact)) {
         // The approver saw less than would now happen: show them the new impact instead of running it.
-        await approvals.transition(approvalId, {
-          from: 'pending',
-          to: 'pending',
-          at,
-          revision: approval.revision,
-          set: { impact: preview.impact },
-          ...(preview.impact ? {} : { unset: ['impact'] }),
-        });
+        await refreshImpact(approvals, approval, { impact: preview.impact, at });
         throw new ConflictError({ message: 'The impact of this approval changed; review it again' });
       }
     }
 
-    const executing = await approvals.transition(approvalId, {
-      from: 'pending',
-      to: 'executing',
+    const executing = await startExecution(approvals, approval, {
+      actor,
       at,
-      revision: approval.revision,
-      set: {
-        decidedBy: actor,
-        decidedAt: at.toISOString(),
-        ...(edited
-          ? {
-              arguments: edited,
-              originalArguments: approval.originalArguments ?? approval.arguments,
-              editedBy: actor,
-              target: preview.target,
-              impact: preview.impact,
-            }
-          : {}),
-      },
-      ...(edited && !preview.target ? { unset: ['target' as const] } : {}),
-      incrementAttempts: true,
+      ...(edited ? { edit: { arguments: edited, target: preview.target, impact: preview.impact } } : {}),
     });
     if (!executing) throw await conflictAfterRace(approvals, approvalId);
-    if (edited) {
-      await audit.append({
-        action: 'edited',
-        skillName: approval.skillName,
-        approvalId,
-        actor,
-        detail: { originalArguments: approval.arguments, arguments: edited },
-        createdAt: at.toISOString(),
-      });
-    }
     return this.options.executor.execute(executing);
   }
 }

@@ -2,7 +2,7 @@
 import type { Logger } from '../logger.js';
 import type { AiModels } from '../store/ai/ai-models.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
-import { expireApproval } from './expire-approval.js';
+import { expire } from './approval-operations.js';
 import { PeriodicTask } from '../infrastructure/periodic-task.js';
 
 export interface ExpirySweepOptions {
@@ -36,17 +36,7 @@ export class ExpirySweep {
       const site = stores.forSite(siteId.toHexString());
       const approval = await site.approvals.get(_id.toHexString());
       if (approval?.status !== 'pending' || Date.parse(approval.expiresAt) > now.getTime()) continue;
-      if (
-        await expireApproval({
-          approval,
-          approvals: site.approvals,
-          audit: site.audit,
-          conversations: site.conversations,
-          reason: 'ttl',
-          at: now,
-        })
-      )
-        expired++;
+      if (await expire(site.approvals, approval, { reason: 'ttl', at: now })) expired++;
     }
     if (expired > 0) logger.info({ expired }, 'expired approvals');
     return expired;

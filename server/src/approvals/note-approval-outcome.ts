@@ -1,6 +1,6 @@
 // A decided approval told to the conversation it came from, so the next turn's model knows what became of it.
 import type { Approval } from '@lumibase/shared';
-import type { ConversationRepository } from '../store/ai/conversation.store.js';
+import type { ApprovalOwes } from './approval.store.js';
 
 const SHOWN_MAX = 1000;
 
@@ -29,18 +29,10 @@ export function approvalOutcomeText(approval: Approval): string | undefined {
   }
 }
 
-/** Appends the outcome to the approval's conversation; approvals made outside a conversation are left alone. */
-export async function noteApprovalOutcome({
-  conversations,
-  approval,
-  at,
-}: {
-  conversations: Pick<ConversationRepository, 'appendMessage'> | undefined;
-  approval: Approval;
-  at: Date;
-}): Promise<void> {
+/** The outcome note the approval's conversation is owed; none for approvals made outside a conversation. */
+export function outcomeNote(approval: Approval, at: Date): ApprovalOwes['note'] {
   const conversationId = approval.context.conversationId;
   const content = approvalOutcomeText(approval);
-  if (!conversations || !conversationId || !content) return;
-  await conversations.appendMessage(conversationId, { role: 'assistant', content, createdAt: at.toISOString() });
+  if (!conversationId || !content) return undefined;
+  return { conversationId, content, createdAt: at.toISOString() };
 }

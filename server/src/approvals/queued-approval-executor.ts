@@ -4,6 +4,7 @@ import type { ApprovalExecutor } from './approval-executor.js';
 import type { Logger } from '../logger.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
 import type { SkillExecutionQueue } from './skill-execution.queue.js';
+import { requeue } from './approval-operations.js';
 
 export interface QueuedApprovalExecutorOptions {
   queue: SkillExecutionQueue;
@@ -29,14 +30,7 @@ export class QueuedApprovalExecutor implements ApprovalExecutor {
         { reason: (error as Error).message, approvalId: approval.id, siteId: approval.siteId },
         'could not queue an approved skill',
       );
-      await approvals.transition(approval.id, {
-        from: 'executing',
-        to: 'pending',
-        at: clock(),
-        set: { lastError: 'The job queue was unavailable; nothing was executed' },
-        unset: ['decidedBy', 'decidedAt'],
-        revertAttempt: true,
-      });
+      await requeue(approvals, approval, { lastError: 'The job queue was unavailable; nothing was executed', at: clock() });
       throw new UnavailableError({ message: 'The job queue is unavailable; the approval is still pending' });
     }
     await queue.waitForJob(queued, waitMs);

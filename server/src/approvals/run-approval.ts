@@ -1,20 +1,15 @@
 // Executes an approval that a decision moved to `executing`, then settles it: approved or pending again.
 // The skill-execution worker calls it per job (ApprovalJobRunner).
 import { type Approval, findSkill, parseSkillArguments } from '@lumibase/shared';
-import type { ApprovalRepository } from '../store/ai/approval.store.js';
-import type { AuditRepository } from '../store/ai/audit.store.js';
-import type { ConversationRepository } from '../store/ai/conversation.store.js';
-import { noteApprovalOutcome } from './note-approval-outcome.js';
-import { type Failure, describeFailure } from '../harness/describe-failure.js';
-import { type SkillExecutors, runSkillExecutor } from '../harness/skill-executors.js';
+import type { ApprovalRepository } from './approval.store.js';
+import { type ExecutionOutcome, settle } from './approval-operations.js';
+import { describeFailure } from './describe-failure.js';
+import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
 
 export interface RunApprovalOptions {
   approval: Approval;
-  approvals: ApprovalRepository;
-  audit: AuditRepository;
+  approvals: Pick<ApprovalRepository, 'get' | 'transition'>;
   executors: SkillExecutors;
-  /** The approval's conversation is told the outcome (approved with result, failed with error). */
-  conversations?: Pick<ConversationRepository, 'appendMessage'>;
   clock?: () => Date;
   reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
   /**
@@ -35,9 +30,7 @@ export class TransientExecutionError extends Error {
   }
 }
 
-type Execution = { ok: true; result: unknown } | { ok: false; failure: Failure };
-
-async function execute({ approval, executors, reportError }: RunApprovalOptions): Promise<Execution> {
+async function execute({ approval, executors, reportError }: RunApprovalOptions): Promise<ExecutionOutcome> {
   const skill = findSkill(approval.skillName);
   if (!skill) return { ok: false, failure: { message: `Unknown skill "${approval.skillName}"`, code: 'VALIDATION_FAILED' } };
   // Stored arguments crossed a process boundary (a job, a restart): parse them again. They were
@@ -71,88 +64,15 @@ async function execute({ approval, executors, reportError }: RunApprovalOptions)
 
 /**
  * Returns the approval as it stands afterwards. If its status changed under us (a reconciler
- * settled it), the stored state wins and nothing is audited twice.
+ * settled it), the stored state wins and nothing is audited twice. The audit entry and the
+ * conversation note are owed in the settling write itself (approval-operations.ts).
  */
 export async function runApproval(options: RunApprovalOptions): Promise<Approval> {
-  const { approval, approvals, audit, clock = () => new Date() } = options;
-  const actor = approval.decidedBy ?? approval.requestedBy;
-  const execution = await execute(options);
-  const at = clock();
-  if (execution.ok) {
-    const approved = await approvals.transition(approval.id, {
-      from: 'executing',
-      to: 'approved',
-      at,
-      set: execution.result === undefined ? {} : { result: execution.result },
-      unset: ['lastError'],
-    });
-    if (!approved) return (await approvals.get(approval.id)) ?? approval;
-    await auditApproved({ approval: approved, audit, conversations: options.conversations, at });
-    return approved;
+  const { approval, approvals, clock = () => new Date() } = options;
+  const outcome = await execute(options);
+  if (!outcome.ok && options.settleTransientFailures === false && TRANSIENT_CODES.has(outcome.failure.code ?? 'INTERNAL')) {
+    throw new TransientExecutionError(outcome.failure.message);
   }
-  const { failure } = execution;
-  if (options.settleTransientFailures === false && TRANSIENT_CODES.has(failure.code ?? 'INTERNAL')) {
-    throw new TransientExecutionError(failure.message);
-  }
-  const pending = await approvals.transition(approval.id, {
-    from: 'executing',
-    to: 'pending',
-    at,
-    set: { lastError: failure.message },
-    unset: ['decidedBy', 'decidedAt'],
-  });
-  if (!pending) return (await approvals.get(approval.id)) ?? approval;
-  await audit.append({
-    action: 'execution_failed',
-    skillName: approval.skillName,
-    approvalId: approval.id,
-    actor,
-    detail: { attempt: pending.attempts, ...failure },
-    createdAt: at.toISOString(),
-  });
-  await noteApprovalOutcome({ conversations: options.conversations, approval: pending, at });
-  return pending;
-}
-
-/** The audit entry (and conversation note) of an execution that settled its approval approved. */
-async function auditApproved({
-  approval,
-  audit,
-  conversations,
-  at,
-}: {
-  approval: Approval;
-  audit: AuditRepository;
-  conversations: RunApprovalOptions['conversations'];
-  at: Date;
-}): Promise<void> {
-  const actor = approval.decidedBy ?? approval.requestedBy;
-  await audit.append({
-    action: 'approved',
-    skillName: approval.skillName,
-    approvalId: approval.id,
-    actor,
-    detail: { attempt: approval.attempts },
-    createdAt: at.toISOString(),
-  });
-  await noteApprovalOutcome({ conversations, approval, at });
-}
-
-/**
- * A worker that died after settling an approval approved and before auditing it leaves the one
- * execution unaudited; the job, delivered again, finds the approval settled and finishes that here:
- * the audit entry of this attempt is written once (none is added when it is there).
- */
-export async function finishApprovedAudit({
-  approval,
-  audit,
-  conversations,
-  clock = () => new Date(),
-}: Pick<RunApprovalOptions, 'approval' | 'audit' | 'conversations' | 'clock'>): Promise<boolean> {
-  if (approval.status !== 'approved') return false;
-  const entries = await audit.ofApproval(approval.id);
-  const audited = entries.some((entry) => entry.action === 'approved' && entry.detail?.attempt === approval.attempts);
-  if (audited) return false;
-  await auditApproved({ approval, audit, conversations, at: clock() });
-  return true;
+  const settled = await settle(approvals, approval, { outcome, at: clock() });
+  return settled ?? (await approvals.get(approval.id)) ?? approval;
 }

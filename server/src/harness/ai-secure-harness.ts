@@ -16,12 +16,12 @@ import {
   parseSkillArguments,
 } from '@lumibase/shared';
 import type { AuditRepository, NewAuditEntry } from '../store/ai/audit.store.js';
-import type { ApprovalRepository } from '../store/ai/approval.store.js';
+import type { ApprovalRepository } from '../approvals/approval.store.js';
 import type { ConversationRepository } from '../store/ai/conversation.store.js';
 import type { PolicyRepository } from '../store/ai/policy.store.js';
 import { type ApprovalTargets, NO_TARGETS } from '../skills/approval-targets.js';
-import { describeFailure, jsonSafe } from './describe-failure.js';
-import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
+import { describeFailure, jsonSafe } from '../approvals/describe-failure.js';
+import { type SkillExecutors, runSkillExecutor } from '../approvals/skill-executors.js';
 
 export interface HarnessActor extends ActorRef, CapabilityHolder {}
 

@@ -5,7 +5,7 @@ import type { AuditRepository } from '../store/ai/audit.store.js';
 import type { Page, PageOf } from '../store/object-id.js';
 import { recordNotInSite } from '../store/record-not-in-site.js';
 import type { Stores } from '../store/stores.js';
-import type { TrashRecord } from '../store/trash.store.js';
+import { THIS_PROCESS, type TrashRecord } from '../store/trash.store.js';
 import type { TrashedCollectionDefinition } from './collections.service.js';
 import type { FieldsService } from './fields.service.js';
 
@@ -14,6 +14,15 @@ export interface TrashServiceOptions {
   fields: FieldsService;
   audit: (siteId: string) => AuditRepository;
   clock?: () => Date;
+  /** Who holds the restores this service claims; one per process (tests stand in for a second server). */
+  processId?: string;
+}
+
+/** The restores under way in this process, by holder, site and entry: a second one is refused at once. */
+const restoresUnderWay = new Set<string>();
+
+function restoreUnderWay(): ConflictError {
+  return new ConflictError({ message: 'This trash entry is being restored by another request; it leaves the trash once that finishes' });
 }
 
 function toTrashEntryView(record: TrashRecord): TrashEntryView {
@@ -43,14 +52,29 @@ export class TrashService {
   }
 
   /**
-   * Puts the entry back. Not in this site (or expired, or purged) → the usual not-in-site 403; the
-   * name taken again meanwhile → ConflictError, and the entry stays in the trash. A restore
-   * interrupted by a crash can be repeated: each step sees what an earlier attempt did.
+   * Puts the entry back. Not in this site (or expired, or purged, or restored meanwhile) → the usual
+   * not-in-site 403; another restore of it under way → ConflictError, so two at once write one audit
+   * entry; the name taken again meanwhile → ConflictError, and the entry stays in the trash. A
+   * restore interrupted by an error or a crash can be repeated (a crashed server's after the lease):
+   * each step sees what an earlier attempt did.
    */
   async restore(siteId: string, id: string, actor: ActorRef): Promise<TrashRestoreResult> {
+    const holder = this.options.processId ?? THIS_PROCESS;
+    const key = `${holder}/${siteId}/${id}`;
+    if (restoresUnderWay.has(key)) throw restoreUnderWay();
+    restoresUnderWay.add(key);
+    try {
+      return await this.restoreClaimed(siteId, id, actor, holder);
+    } finally {
+      restoresUnderWay.delete(key);
+    }
+  }
+
+  private async restoreClaimed(siteId: string, id: string, actor: ActorRef, holder: string): Promise<TrashRestoreResult> {
     const site = this.options.stores.forSite(siteId);
-    const entry = await site.trash.claimForRestore(id, this.now());
-    if (!entry) throw recordNotInSite();
+    const now = this.now();
+    const entry = await site.trash.claimForRestore(id, now, holder);
+    if (!entry) throw (await site.trash.heldByAnotherRestore(id, now, holder)) ? restoreUnderWay() : recordNotInSite();
     let collection: string;
     try {
       collection = entry.kind === 'collection' ? await this.restoreCollection(siteId, entry) : await this.restoreField(siteId, entry);

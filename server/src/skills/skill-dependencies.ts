@@ -1,6 +1,6 @@
 // What the skill executors are built over: the CMS services and the Copilot's operation ledger.
 import type { SkillName } from '@lumibase/shared';
-import type { SkillExecutionContext, SkillExecutor } from '../harness/skill-executors.js';
+import type { SkillExecutionContext, SkillExecutor } from '../approvals/skill-executors.js';
 import type { CollectionsService } from '../services/collections.service.js';
 import type { FieldsService } from '../services/fields.service.js';
 import type { ItemsService } from '../services/items.service.js';

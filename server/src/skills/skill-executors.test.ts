@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Capability, type Field, NotFoundError, SKILL_NAMES } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SkillExecutionContext, SkillExecutors } from '../harness/skill-executors.js';
+import type { SkillExecutionContext, SkillExecutors } from '../approvals/skill-executors.js';
 import { CollectionsService } from '../services/collections.service.js';
 import { DomainEvents } from '../services/domain-events.js';
 import { FieldsService } from '../services/fields.service.js';

@@ -12,6 +12,7 @@ import { TrashPurge } from '../services/trash-purge.js';
 import { TrashService } from '../services/trash.service.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { createTestStores, type TestStores } from '../testing/test-stores.js';
+import { RESTORE_LEASE_MS } from './trash.store.js';
 
 let database: TestDatabase;
 let testStores: TestStores;
@@ -185,5 +186,55 @@ describe('a crash half-way', () => {
     const [entry] = (await site.trash.list({ limit: 10, offset: 0 }, new Date())).records;
     await expect(trash.restore(siteId, entry!.id, actor)).rejects.toBeInstanceOf(ConflictError);
     expect((await site.trash.list({ limit: 10, offset: 0 }, new Date())).records[0]).toMatchObject({ id: entry!.id, restoring: false });
+  });
+});
+
+describe('two servers restoring one entry at once', () => {
+  /** A TrashService as a second server would run it: another holder, the same database. */
+  const serverNamed = (processId: string, clock?: () => Date) =>
+    new TrashService({
+      stores: testStores.stores,
+      fields,
+      audit: (siteId) => testStores.aiStores.forSite(siteId).audit,
+      processId,
+      ...(clock ? { clock } : {}),
+    });
+
+  async function restoredAuditEntries(siteId: string, entryId: string): Promise<number> {
+    const entries = await testStores.aiStores.forSite(siteId).audit.list({ limit: 100 });
+    return entries.filter((entry) => entry.action === 'restored' && (entry.detail?.trash as { id?: string } | undefined)?.id === entryId)
+      .length;
+  }
+
+  it('lets one claim the entry; the other is refused (409) or finds it gone, and one audit entry is written', async () => {
+    const { siteId, site } = await freshSite();
+    for (let round = 0; round < 3; round++) {
+      const name = `both_${round}`;
+      await collections.create(siteId, { name, fields: [{ name: 'text', type: 'text', required: false }] });
+      await items.create(siteId, name, { text: 'hi' });
+      await collections.remove(siteId, name, { actor });
+      const entry = (await site.trash.list({ limit: 10, offset: 0 }, new Date())).records.find((record) => record.collection === name)!;
+      const outcomes = await Promise.allSettled([
+        serverNamed('server-a').restore(siteId, entry.id, actor),
+        serverNamed('server-b').restore(siteId, entry.id, actor),
+      ]);
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+      const refused = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
+      expect(refused.reason).toMatchObject({ code: expect.stringMatching(/^(CONFLICT|FORBIDDEN)$/) });
+      expect(await restoredAuditEntries(siteId, entry.id)).toBe(1);
+    }
+  });
+
+  it('lets another server take over a restore whose holder died, once the lease is over', async () => {
+    const { siteId, site } = await freshSite();
+    await collections.create(siteId, { name: 'orphan', fields: [] });
+    await collections.remove(siteId, 'orphan', { actor });
+    const [entry] = (await site.trash.list({ limit: 10, offset: 0 }, new Date())).records;
+    // server-a claimed it and died.
+    expect(await site.trash.claimForRestore(entry!.id, new Date(), 'server-a')).not.toBeNull();
+    await expect(serverNamed('server-b').restore(siteId, entry!.id, actor)).rejects.toBeInstanceOf(ConflictError);
+    const later = new Date(Date.now() + RESTORE_LEASE_MS + 1_000);
+    await expect(serverNamed('server-b', () => later).restore(siteId, entry!.id, actor)).resolves.toMatchObject({ collection: 'orphan' });
+    expect(await restoredAuditEntries(siteId, entry!.id)).toBe(1);
   });
 });

@@ -1,11 +1,17 @@
 // One site's trash entries (site-scoped): written before a deletion, listed once it is done,
 // claimed by a restore or a purge (never both), removed last.
+import { randomUUID } from 'node:crypto';
 import type { ActorRef, TrashKind } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { decodeJson, encodeJson } from './json-codec.js';
 import type { TrashEntryModel } from './models/trash-entry.model.js';
 import { type Page, type PageOf, parseObjectId, toId, toIso } from './object-id.js';
 import { SiteScopedStore } from './site-scoped.js';
+
+/** This process, as the holder of the restores it claims. */
+export const THIS_PROCESS = randomUUID();
+/** After this long, another process may take over a restore whose holder never finished (it crashed). */
+export const RESTORE_LEASE_MS = 5 * 60_000;
 
 export interface TrashRecord {
   id: string;
@@ -49,6 +55,7 @@ export interface StoredTrashEntry {
   expiresAt: Date;
   state: 'pending' | 'done';
   restoringAt?: Date | null;
+  restoringBy?: string | null;
   purgingAt?: Date | null;
 }
 
@@ -115,10 +122,12 @@ export class TrashStore extends SiteScopedStore {
   }
 
   /**
-   * Takes a completed entry for a restore: one not expired and not being purged, or one a restore
-   * already took (resumed after a crash). Null for anything else, malformed ids included.
+   * Takes a completed entry for a restore, as one compare-and-set: one not expired, not being purged
+   * and not held by a restore; or one `owner` itself claimed before (its attempt failed or died half-way:
+   * the caller keeps its own restores under way from getting here); or one whose holder has not
+   * finished within the lease (a crashed process). Null for anything else, malformed ids included.
    */
-  async claimForRestore(id: string, now: Date): Promise<TrashRecord | null> {
+  async claimForRestore(id: string, now: Date, owner: string = THIS_PROCESS): Promise<TrashRecord | null> {
     const objectId = parseObjectId(id);
     if (!objectId) return null;
     const document = await this.entries
@@ -127,18 +136,37 @@ export class TrashStore extends SiteScopedStore {
           _id: objectId,
           state: 'done',
           purgingAt: { $exists: false },
-          $or: [{ restoringAt: { $exists: true } }, { expiresAt: { $gt: now } }],
+          $or: [
+            { restoringAt: { $exists: false }, expiresAt: { $gt: now } },
+            { restoringAt: { $exists: true }, restoringBy: owner },
+            { restoringAt: { $lte: new Date(now.getTime() - RESTORE_LEASE_MS) } },
+          ],
         }),
-        { $set: { restoringAt: now } },
+        { $set: { restoringAt: now, restoringBy: owner } },
         { new: true },
       )
       .lean<StoredTrashEntry>();
     return document ? toTrashRecord(document) : null;
   }
 
+  /** True while another process's restore holds the entry (within its lease). */
+  async heldByAnotherRestore(id: string, now: Date, owner: string = THIS_PROCESS): Promise<boolean> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return false;
+    const held = await this.entries.exists(
+      this.scoped({
+        _id: objectId,
+        purgingAt: { $exists: false },
+        restoringAt: { $gt: new Date(now.getTime() - RESTORE_LEASE_MS) },
+        restoringBy: { $ne: owner },
+      }),
+    );
+    return held !== null;
+  }
+
   /** A restore that could not go through (the name is taken) gives the entry back to the trash. */
   async release(id: string): Promise<void> {
-    await this.entries.updateOne(this.byId(id), { $unset: { restoringAt: '' } });
+    await this.entries.updateOne(this.byId(id), { $unset: { restoringAt: '', restoringBy: '' } });
   }
 
   /** Takes an expired entry for the purge, unless a restore has it. Null when it is not to be purged. */

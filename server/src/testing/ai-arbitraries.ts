@@ -1,7 +1,7 @@
 // fast-check arbitraries for stored Copilot records: approvals with edge-case JSON and dates.
 import { APPROVAL_STATUSES, type ActorRef, SKILL_NAMES, TARGET_KINDS } from '@lumibase/shared';
 import fc from 'fast-check';
-import type { NewApproval } from '../store/ai/approval.store.js';
+import type { NewApproval } from '../approvals/approval.store.js';
 
 /** Keys MongoDB or JavaScript treat specially, plus anything fast-check makes up (any code unit). */
 export const edgeKeyArbitrary = fc.oneof(

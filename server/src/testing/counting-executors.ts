@@ -1,6 +1,6 @@
 // Test support: wraps real SkillExecutors to record every run (skill, operation id, success) without changing what they do.
 import { SKILL_NAMES } from '@lumibase/shared';
-import type { SkillExecutionContext, SkillExecutors } from '../harness/skill-executors.js';
+import type { SkillExecutionContext, SkillExecutors } from '../approvals/skill-executors.js';
 
 export interface ExecutorRun {
   name: string;

@@ -2,7 +2,7 @@
 // crash and race tests need. Route tests pass them to startTestServer; cross-process tests start the worker through
 // test/support/fault-worker.ts, which composes the worker process with them.
 import type { JobRunner } from '../compose-parts.js';
-import type { SkillExecutors } from '../harness/skill-executors.js';
+import type { SkillExecutors } from '../approvals/skill-executors.js';
 
 const sleep = (ms: number) => new Promise((wait) => setTimeout(wait, ms));
 

@@ -1,6 +1,6 @@
 // Test support: SkillExecutors that record every call and answer as the test says.
 import { SKILL_NAMES, type SkillName } from '@lumibase/shared';
-import type { SkillExecutionContext, SkillExecutors } from '../harness/skill-executors.js';
+import type { SkillExecutionContext, SkillExecutors } from '../approvals/skill-executors.js';
 
 export interface RecordedCall {
   name: SkillName;

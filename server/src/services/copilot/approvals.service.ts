@@ -2,7 +2,7 @@
 import type { Approval, ApprovalStatus } from '@lumibase/shared';
 import type { ApprovalDecider, DecideApprovalInput } from '../../approvals/decide-approval.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
-import { APPROVAL_LIST_LIMIT } from '../../store/ai/approval.store.js';
+import { APPROVAL_LIST_LIMIT } from '../../approvals/approval.store.js';
 import { recordNotInSite } from '../../store/record-not-in-site.js';
 
 /** The site's current event seq (its event log's latest). */

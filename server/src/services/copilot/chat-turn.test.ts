@@ -3,6 +3,7 @@
 import { CAPABILITIES, type CopilotProgressEvent } from '@lumibase/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalDecider } from '../../approvals/decide-approval.js';
+import { startExecution } from '../../approvals/approval-operations.js';
 import { runApproval } from '../../approvals/run-approval.js';
 import { AISecureHarness, type HarnessActor } from '../../harness/ai-secure-harness.js';
 import { createPlanner, type PlannerConfig } from '../../llm/create-planner.js';
@@ -136,17 +137,12 @@ describe('a decided approval from a conversation', () => {
   it('appends its execution’s result, or its failure, to the conversation', async () => {
     const siteId = freshSiteId();
     const { conversationId, approvalId } = await approvalFrom(siteId);
-    const { approvals, audit, conversations } = database.stores.forSite(siteId);
+    const { approvals } = database.stores.forSite(siteId);
     const run = async (behaviour: RecordingExecutors['behaviour']) => {
-      const executing = await approvals.transition(approvalId, {
-        from: 'pending',
-        to: 'executing',
-        at: new Date(),
-        incrementAttempts: true,
-        set: { decidedBy: { id: 'u-bob', name: 'Bob' } },
-      });
+      const pending = await approvals.get(approvalId);
+      const executing = await startExecution(approvals, pending!, { actor: { id: 'u-bob', name: 'Bob' }, at: new Date() });
       recorder.behaviour = behaviour;
-      await runApproval({ approval: executing!, approvals, audit, conversations, executors: recorder.executors });
+      await runApproval({ approval: executing!, approvals, executors: recorder.executors });
       return lastMessage(siteId, conversationId);
     };
     expect(await run({ error: new Error('disk full') })).toMatch(

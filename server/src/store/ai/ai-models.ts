@@ -7,6 +7,31 @@ const options = { versionKey: false, autoIndex: false, minimize: false, strict: 
 
 const actor = new Schema({ id: { type: String, required: true }, name: { type: String } }, { _id: false, ...options });
 
+/** An audit entry as owed: `entryId` becomes the entry's `_id`, so it can land only once. */
+const owedAuditSchema = new Schema(
+  {
+    entryId: { type: Schema.Types.ObjectId, required: true },
+    action: { type: String, enum: AUDIT_ACTIONS, required: true },
+    skillName: { type: String },
+    approvalId: { type: String },
+    actor: { type: actor, required: true },
+    detailJson: { type: String },
+    createdAt: { type: Date, required: true },
+  },
+  { _id: false, ...options },
+);
+
+/** A conversation note as owed: `messageId` becomes the message's `_id`. */
+const owedNoteSchema = new Schema(
+  {
+    messageId: { type: Schema.Types.ObjectId, required: true },
+    conversationId: { type: String, required: true },
+    content: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { _id: false, ...options },
+);
+
 const approvalSchema = new Schema(
   {
     siteId: { type: Schema.Types.ObjectId, required: true },
@@ -47,6 +72,12 @@ const approvalSchema = new Schema(
     updatedAt: { type: Date, required: true },
     /** approval-created / approval-decided events this approval owes (see store/outbox.ts). */
     outbox: outboxFields.outbox,
+    /**
+     * The audit entries and conversation notes its status changes owe, written with the change and
+     * materialised by the relay under their own ids (approvals/owed-approval-work.ts).
+     */
+    owedAudit: { type: [owedAuditSchema], default: undefined },
+    owedNotes: { type: [owedNoteSchema], default: undefined },
   },
   { collection: 'ai_approvals', ...options },
 );

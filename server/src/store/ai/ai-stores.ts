@@ -2,7 +2,8 @@
 import type { Connection } from 'mongoose';
 import type { OutboxRelay } from '../outbox.js';
 import { type AiModels, createAiModels, ensureAiIndexes } from './ai-models.js';
-import { type ApprovalRepository, ApprovalStore } from './approval.store.js';
+import { type ApprovalRepository, ApprovalStore } from '../../approvals/approval.store.js';
+import { owedApprovalWork } from '../../approvals/owed-approval-work.js';
 import { type AuditRepository, AuditStore } from './audit.store.js';
 import { type ConversationRepository, ConversationStore } from './conversation.store.js';
 import { type OperationRepository, OperationStore } from './operation.store.js';
@@ -29,7 +30,7 @@ export class AiStores implements AiStoreFactory {
     private readonly relay: OutboxRelay,
   ) {
     this.models = createAiModels(connection);
-    relay.register(this.models.approvals);
+    relay.register(this.models.approvals, owedApprovalWork(this.models));
   }
 
   ensureIndexes(): Promise<void> {

@@ -14,6 +14,11 @@ export type NewAuditEntry = Omit<AuditEntry, 'id' | 'siteId' | 'seq' | 'prevHash
 export interface AuditRepository {
   readonly siteId: string;
   append(entry: NewAuditEntry): Promise<AuditEntry>;
+  /**
+   * Appends the entry under this id unless an entry with it is there already (a second relay pass, a
+   * concurrent relay in another process): an owed entry lands once, and the chain stays gap-free.
+   */
+  appendOnce(id: string, entry: NewAuditEntry): Promise<void>;
   list(options?: { limit?: number; offset?: number }): Promise<AuditEntry[]>;
   /** The entries about one approval, oldest first. */
   ofApproval(approvalId: string): Promise<AuditEntry[]>;
@@ -43,7 +48,7 @@ function toAuditEntry(document: AuditDocument): AuditEntry {
 }
 
 /** What the hash covers, as read back from a stored document. */
-function contentOf(document: AuditDocument): ChainedContent {
+export function contentOf(document: AuditDocument): ChainedContent {
   return {
     siteId: document.siteId.toString(),
     seq: document.seq as number,
@@ -92,10 +97,18 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
    */
   append(entry: NewAuditEntry): Promise<AuditEntry> {
     // Appends of one site wait for each other inside a process; processes race on the unique seq index.
-    return queuesFor(this.models.audit).run(this.siteId, () => this.appendNow(entry));
+    // appendNow gives null only for an entry with a fixed id that landed already.
+    return queuesFor(this.models.audit).run(this.siteId, async () => (await this.appendNow(entry)) as AuditEntry);
   }
 
-  private async appendNow(entry: NewAuditEntry): Promise<AuditEntry> {
+  appendOnce(id: string, entry: NewAuditEntry): Promise<void> {
+    return queuesFor(this.models.audit).run(this.siteId, async () => {
+      await this.appendNow(entry, new Types.ObjectId(id));
+    });
+  }
+
+  /** With `fixedId`, a duplicate key on it means the entry landed already (another appender): nothing is added. */
+  private async appendNow(entry: NewAuditEntry, fixedId?: Types.ObjectId): Promise<AuditEntry | null> {
     const { detail, createdAt, ...rest } = entry;
     const detailJson = detail === undefined ? undefined : encodeJson(detail);
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
@@ -103,7 +116,7 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
       const last = attempt === 0 ? await this.head() : await this.lastEntry();
       const seq = (last?.seq ?? 0) + 1;
       const prevHash = last?.hash ?? GENESIS_HASH;
-      const _id = new Types.ObjectId();
+      const _id = fixedId ?? new Types.ObjectId();
       const document = this.owned({
         _id,
         ...rest,
@@ -119,6 +132,8 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
         return { ...entry, id: _id.toHexString(), siteId: this.siteId, seq, prevHash, hash };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
+        // The _id index refused it, or the seq index did while another appender landed the same entry.
+        if (fixedId && (await this.models.audit.exists(this.scoped({ _id: fixedId })))) return null;
       }
     }
     throw new Error(`could not allocate an audit seq for site ${this.siteId} after ${MAX_APPEND_ATTEMPTS} attempts`);

@@ -1,5 +1,7 @@
 // ai_conversations and ai_messages for one site: a user's Copilot conversations and their memory.
 import type { MessageRole, SkillOutcome, TokenUsage } from '@lumibase/shared';
+import { Types } from 'mongoose';
+import { isDuplicateKeyError } from '../duplicate-key.js';
 import type { AiModels, ConversationDocument, MessageDocument } from './ai-models.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
 import { parseObjectId, toIso } from '../object-id.js';
@@ -109,18 +111,38 @@ export class ConversationStore extends SiteScopedStore implements ConversationRe
   }
 
   async appendMessage(conversationId: string, message: NewConversationMessage): Promise<ConversationMessage> {
+    const _id = new Types.ObjectId();
+    await this.insertMessage(_id, conversationId, message);
+    return { ...message, id: _id.toHexString(), conversationId };
+  }
+
+  /** appendMessage under a given id, once: a message with this id there already is left as it is. */
+  async appendMessageOnce(id: string, conversationId: string, message: NewConversationMessage): Promise<void> {
+    try {
+      await this.insertMessage(new Types.ObjectId(id), conversationId, message);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      await this.touch(conversationId, message.createdAt);
+    }
+  }
+
+  private async insertMessage(_id: Types.ObjectId, conversationId: string, message: NewConversationMessage): Promise<void> {
     const { results, createdAt, ...rest } = message;
     const document = this.owned({
+      _id,
       ...rest,
       createdAt: new Date(createdAt),
       conversationId,
       ...(results === undefined ? {} : { resultsJson: encodeJson(results) }),
     });
-    const [created] = await this.models.messages.insertMany([document], { lean: true });
+    await this.models.messages.insertMany([document], { lean: true });
+    await this.touch(conversationId, createdAt);
+  }
+
+  private async touch(conversationId: string, at: string): Promise<void> {
     const _id = parseObjectId(conversationId);
     // Without a well-formed id the filter would lose its `_id` and touch some other conversation.
-    if (_id) await this.models.conversations.updateOne(this.scoped({ _id }), { $max: { updatedAt: new Date(createdAt) } });
-    return { ...message, id: created!._id.toHexString(), conversationId };
+    if (_id) await this.models.conversations.updateOne(this.scoped({ _id }), { $max: { updatedAt: new Date(at) } });
   }
 
   async latestMessages(conversationId: string, limit = CONTEXT_MESSAGES): Promise<ConversationMessage[]> {

@@ -30,6 +30,8 @@ const trashEntrySchema = new Schema(
     state: { type: String, enum: ['pending', 'done'], required: true },
     /** Set by a restore (which may be resumed) and by a purge: the two never both take an entry. */
     restoringAt: { type: Date },
+    /** Which process's restore holds the entry (trash.store.ts: claimForRestore). */
+    restoringBy: { type: String },
     purgingAt: { type: Date },
   },
   { collection: 'trash_entries', autoIndex: false, versionKey: false },

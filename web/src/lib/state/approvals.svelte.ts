@@ -1,6 +1,6 @@
 // The approvals sync engine: the site's pending list and count (GET /ai/approvals, then kept by approval events in
 // seq order), the latest known state of each approval, and the decisions this tab is making. Wording: approval-notices.ts.
-import type { ApprovalDecision, ApprovalJson, ApprovalStatus } from '@lumibase/shared';
+import { type ApprovalDecision, type ApprovalJson, type ApprovalStatus, isSettled } from '@lumibase/shared';
 import { SvelteMap } from 'svelte/reactivity';
 import { type ApiError, type SiteApi, toApiError } from '../api/index.js';
 import type { ApprovalCreatedEvent, ApprovalDecidedEvent } from '../realtime/events.js';
@@ -24,8 +24,6 @@ const PENDING_DELTA: Record<ApprovalStatus, number> = {
   pending: 1, // executing → pending (execution failed)
   expired: -1, // pending → expired (time ran out, target changed)
 };
-
-const SETTLED: readonly ApprovalStatus[] = ['approved', 'rejected'];
 
 /** This tab's part in a decision: waiting for the decide reply, or (after a 202) for the outcome event. */
 export type DecisionPhase = 'deciding' | 'executing';
@@ -139,7 +137,7 @@ export class ApprovalsState {
     await this.load();
     const stale = [...this.#watched].filter((id) => {
       const known = this.#known.get(id);
-      return !known || !(SETTLED.includes(known.status) || this.list.some((approval) => approval.id === id));
+      return !known || !(isSettled(known.status) || this.list.some((approval) => approval.id === id));
     });
     await Promise.all(
       stale.map(async (id) => {

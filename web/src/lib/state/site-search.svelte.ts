@@ -1,7 +1,8 @@
 // The navigation's semantic search: what was typed, debounced requests (stale answers dropped, older requests aborted),
 // and the loading / results / empty / error states the box shows.
 import { SEARCH_QUERY_MAX, type SearchHit, type SearchResponse } from '@lumibase/shared';
-import { type ApiError, toApiError } from '../api/index.js';
+import type { ApiError } from '../api/index.js';
+import { AsyncAction } from '../forms/async-action.svelte.js';
 
 export type SearchStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -17,60 +18,57 @@ const DEFAULT_LIMIT = 8;
 
 export class SiteSearch {
   query = $state('');
-  status = $state<SearchStatus>('idle');
-  hits = $state.raw<SearchHit[]>([]);
-  /** Items of the site not embedded yet (they cannot be found yet). */
-  pending = $state(0);
-  error = $state.raw<ApiError | undefined>(undefined);
 
-  readonly #search: SiteSearchOptions['search'];
+  /** The request for the latest query: only its answer counts, an older one in flight is aborted. */
+  readonly #request: AsyncAction<string, SearchResponse>;
   readonly #debounceMs: number;
-  readonly #limit: number;
+  /** Typing has not paused yet: the request is about to start. */
+  #waiting = $state(false);
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #controller: AbortController | undefined;
-  #generation = 0;
 
   constructor({ search, debounceMs = DEFAULT_DEBOUNCE_MS, limit = DEFAULT_LIMIT }: SiteSearchOptions) {
-    this.#search = search;
+    this.#request = new AsyncAction((q, signal) => search({ q, limit, signal }));
     this.#debounceMs = debounceMs;
-    this.#limit = limit;
+  }
+
+  get status(): SearchStatus {
+    if (this.#waiting || this.#request.busy) return 'loading';
+    if (this.#request.error) return 'error';
+    return this.#request.value ? 'ready' : 'idle';
+  }
+
+  get hits(): SearchHit[] {
+    return this.#request.value?.data ?? [];
+  }
+
+  /** Items of the site not embedded yet (they cannot be found yet). */
+  get pending(): number {
+    return this.#request.value?.meta.pending ?? 0;
+  }
+
+  get error(): ApiError | undefined {
+    return this.#request.error;
   }
 
   /** What the box holds now; the request follows once typing pauses. A blank query clears the results. */
   type(query: string): void {
     this.query = query;
-    this.#cancel();
+    this.#stopWaiting();
     if (query.trim() === '') {
-      this.status = 'idle';
-      this.hits = [];
-      this.error = undefined;
+      this.#request.reset();
       return;
     }
-    this.status = 'loading';
+    this.#request.cancel();
+    this.#waiting = true;
     this.#timer = setTimeout(() => void this.run(), this.#debounceMs);
   }
 
   /** Searches for the current query at once (Enter, or Retry after an error). */
   async run(): Promise<void> {
-    this.#cancel();
+    this.#stopWaiting();
     const q = this.query.trim().slice(0, SEARCH_QUERY_MAX);
     if (q === '') return;
-    const generation = ++this.#generation;
-    const controller = new AbortController();
-    this.#controller = controller;
-    this.status = 'loading';
-    try {
-      const reply = await this.#search({ q, limit: this.#limit, signal: controller.signal });
-      if (generation !== this.#generation) return;
-      this.hits = reply.data;
-      this.pending = reply.meta.pending;
-      this.error = undefined;
-      this.status = 'ready';
-    } catch (caught) {
-      if (generation !== this.#generation) return;
-      this.error = toApiError(caught);
-      this.status = 'error';
-    }
+    await this.#request.run(q);
   }
 
   /** Empties the box and forgets the results (Escape, leaving the site). */
@@ -78,12 +76,10 @@ export class SiteSearch {
     this.type('');
   }
 
-  #cancel(): void {
+  #stopWaiting(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#generation++;
-    this.#controller?.abort();
-    this.#controller = undefined;
+    this.#waiting = false;
   }
 }
 

@@ -1,12 +1,14 @@
-// ai_approvals for one site: insert, read, list and compare-and-set status transitions, each owing its site event.
+// ai_approvals for one site: insert, read, list and compare-and-set status transitions, each owing its site
+// event, and its audit entry and conversation note, in the same document write (approval-operations.ts says which).
 import { isDeepStrictEqual } from 'node:util';
-import type { Approval, ApprovalStatus, ReadBefore } from '@lumibase/shared';
+import { type Approval, type ApprovalStatus, canTransition, type ReadBefore } from '@lumibase/shared';
 import { Types } from 'mongoose';
-import { type OutboxRelay, owe } from '../outbox.js';
-import type { AiModels, ApprovalDocument } from './ai-models.js';
-import { decodeJson, encodeJson } from '../json-codec.js';
-import { parseObjectId, toIso } from '../object-id.js';
-import { SiteScopedStore } from '../site-scoped.js';
+import { type OutboxRelay, owe } from '../store/outbox.js';
+import type { AiModels, ApprovalDocument } from '../store/ai/ai-models.js';
+import type { NewAuditEntry } from '../store/ai/audit.store.js';
+import { decodeJson, encodeJson } from '../store/json-codec.js';
+import { parseObjectId, toIso } from '../store/object-id.js';
+import { SiteScopedStore } from '../store/site-scoped.js';
 
 export const APPROVAL_LIST_LIMIT = 100;
 const MAX_TRANSITION_ATTEMPTS = 20;
@@ -52,6 +54,14 @@ export interface ApprovalTransition {
   revertAttempt?: boolean;
   /** Only if the approval is still at this revision (the one its decider saw); else null, as for a lost race. */
   revision?: number;
+  /** What the change owes besides its event, given the approval as the change leaves it. */
+  owes?: (next: Approval) => ApprovalOwes;
+}
+
+/** An audit entry and a conversation note, written with the status change and materialised by the relay. */
+export interface ApprovalOwes {
+  audit?: NewAuditEntry;
+  note?: { conversationId: string; content: string; createdAt: string };
 }
 
 /** What the harness and the decision service need; the mongoose store below is the real one. */
@@ -63,6 +73,7 @@ export interface ApprovalRepository {
   /** A pending approval for the same skill with deep-equal arguments (key order aside), if there is one. */
   findPendingIdentical(skillName: string, args: Record<string, unknown>): Promise<Approval | null>;
   count(options?: { status?: ApprovalStatus }): Promise<number>;
+  /** Only approval-operations.ts calls this: each named operation is one transition with what it owes. */
   transition(id: string, transition: ApprovalTransition): Promise<Approval | null>;
 }
 
@@ -111,6 +122,22 @@ function storedField(field: ChangeableField, value: unknown): [string, unknown] 
   const path = JSON_FIELDS[field];
   if (path) return [path, encodeJson(value)];
   return [field, field === 'decidedAt' && typeof value === 'string' ? new Date(value) : value];
+}
+
+/** The owed entries as stored: each with the id it will have, so that it can land only once. */
+function owedWork(owes: ApprovalOwes | undefined): Record<string, unknown> {
+  const work: Record<string, unknown> = {};
+  if (owes?.audit) {
+    const { detail, createdAt, ...rest } = owes.audit;
+    work.owedAudit = {
+      entryId: new Types.ObjectId(),
+      ...rest,
+      ...(detail === undefined ? {} : { detailJson: encodeJson(detail) }),
+      createdAt: new Date(createdAt),
+    };
+  }
+  if (owes?.note) work.owedNotes = { messageId: new Types.ObjectId(), ...owes.note, createdAt: new Date(owes.note.createdAt) };
+  return work;
 }
 
 export class ApprovalStore extends SiteScopedStore implements ApprovalRepository {
@@ -198,11 +225,16 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
    * Compare-and-set: applies the change only if the approval is in this site and in `from`, in
    * one atomic findAndModify, so of two concurrent transitions from the same state one wins and
    * the other gets null. The same write records the `approval-decided` event it owes, with
-   * the approval as it will be: computed from the revision read, which the write requires unchanged.
+   * the approval as it will be: computed from the revision read, which the write requires unchanged;
+   * so do the audit entry and conversation note it owes. A move the lifecycle table does not allow
+   * (shared/src/approvals/lifecycle.ts) is refused; `from === to` changes fields within a status.
    */
   async transition(id: string, transition: ApprovalTransition): Promise<Approval | null> {
     const _id = parseObjectId(id);
     if (!_id) return null;
+    if (transition.from !== transition.to && !canTransition(transition.from, transition.to)) {
+      throw new Error(`an approval cannot move from ${transition.from} to ${transition.to}`);
+    }
     for (let attempt = 0; attempt < MAX_TRANSITION_ATTEMPTS; attempt++) {
       const current = await this.models.approvals.findOne(this.scoped({ _id, status: transition.from })).lean<ApprovalDocument>();
       if (!current) return null;
@@ -211,7 +243,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       next.revision = current.revision + 1;
       const update = this.transitionUpdate(transition);
       update.$inc = { ...(update.$inc as object | undefined), revision: 1 };
-      update.$push = { outbox: owe({ name: 'approval-decided', body: { approval: next } }) };
+      update.$push = { outbox: owe({ name: 'approval-decided', body: { approval: next } }), ...owedWork(transition.owes?.(next)) };
       const document = await this.models.approvals
         .findOneAndUpdate(this.scoped({ _id, status: transition.from, revision: current.revision }), update, { new: true })
         .lean<ApprovalDocument>();

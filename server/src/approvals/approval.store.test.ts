@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import type { Approval } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_LIST_LIMIT } from './approval.store.js';
-import { approvalArbitrary, pendingApproval } from '../../testing/ai-arbitraries.js';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/ai-test-database.js';
+import { approvalArbitrary, pendingApproval } from '../testing/ai-arbitraries.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -78,7 +78,7 @@ describe('ApprovalStore', () => {
     it('treats malformed, unknown and other sites’ ids alike: absent', async () => {
       const store = approvalsOf(freshSiteId());
       const created = await store.insert(pendingApproval());
-      expect(await store.get(created.id)).toBeDefined();
+      expect(await store.get(created.id)).toEqual(created);
       for (const id of ['', 'abc', 'zzzzzzzzzzzzzzzzzzzzzzzz', `${created.id}0`, '000000000000000000000000', '{"$gt":""}']) {
         expect(await store.get(id)).toBeNull();
       }
@@ -161,6 +161,16 @@ describe('ApprovalStore', () => {
       expect(approved).toMatchObject({ status: 'approved', attempts: 2, result: { deleted: 'posts', $meta: [-0] } });
       expect(approved).not.toHaveProperty('lastError');
       expect(await store.get(id)).toEqual(approved);
+    });
+
+    it('refuses a move the lifecycle table does not allow, and changes nothing', async () => {
+      const store = approvalsOf(freshSiteId());
+      const { id } = await store.insert(pendingApproval());
+      const at = new Date();
+      await expect(store.transition(id, { from: 'pending', to: 'approved', at })).rejects.toThrow(/cannot move from pending to approved/);
+      await store.transition(id, { from: 'pending', to: 'rejected', at });
+      await expect(store.transition(id, { from: 'rejected', to: 'pending', at })).rejects.toThrow(/cannot move from rejected to pending/);
+      expect(await store.get(id)).toMatchObject({ status: 'rejected', revision: 2 });
     });
 
     it('lets exactly one of many simultaneous transitions from pending win', async () => {

@@ -1,0 +1,183 @@
+// The approval lifecycle's named operations: each is one compare-and-set (shared/src/approvals/lifecycle.ts
+// says which moves exist) that writes, in the same document, the `approval-decided` event, the audit entry
+// and the conversation note it owes; the outbox relay materialises them once. Nothing else calls `transition`.
+import type { ActorRef, Approval, ExpiryReason } from '@lumibase/shared';
+import type { ApprovalRepository, ApprovalTransition } from './approval.store.js';
+import type { Failure } from './describe-failure.js';
+import { outcomeNote } from './note-approval-outcome.js';
+
+/** The actor of an expiry nobody decided: the system. */
+export const SYSTEM_ACTOR = { id: 'system', name: 'LumiBase' };
+
+type Approvals = Pick<ApprovalRepository, 'transition'>;
+
+/** Who ran an execution: the decider, or the requester of an approval decided before deciders were kept. */
+const runner = (approval: Approval): ActorRef => approval.decidedBy ?? approval.requestedBy;
+
+/** pending → rejected by `actor` (a withdrawal when it is the requester). Null when it was no longer at `approval.revision`. */
+export function reject(approvals: Approvals, approval: Approval, { actor, reason, at }: { actor: ActorRef; reason?: string; at: Date }) {
+  return approvals.transition(approval.id, {
+    from: 'pending',
+    to: 'rejected',
+    at,
+    revision: approval.revision,
+    set: { decidedBy: actor, decidedAt: at.toISOString(), ...(reason ? { reason } : {}) },
+    owes: (rejected) => ({
+      audit: {
+        action: 'rejected',
+        skillName: rejected.skillName,
+        approvalId: rejected.id,
+        actor,
+        ...(reason ? { detail: { reason } } : {}),
+        createdAt: at.toISOString(),
+      },
+      note: outcomeNote(rejected, at),
+    }),
+  });
+}
+
+/** pending → pending with the impact as it now is: the approver saw less than would happen. */
+export function refreshImpact(approvals: Approvals, approval: Approval, { impact, at }: { impact: Approval['impact']; at: Date }) {
+  return approvals.transition(approval.id, {
+    from: 'pending',
+    to: 'pending',
+    at,
+    revision: approval.revision,
+    set: { impact },
+    ...(impact ? {} : { unset: ['impact'] }),
+  });
+}
+
+/** The approver's edited arguments, with the target and impact they were inspected to have. */
+export interface ApprovalEdit {
+  arguments: Record<string, unknown>;
+  target: Approval['target'];
+  impact: Approval['impact'];
+}
+
+/** pending → executing, attempts + 1, decided by `actor`; an edit is audited (`edited`) in the same write. */
+export function startExecution(
+  approvals: Approvals,
+  approval: Approval,
+  { actor, at, edit }: { actor: ActorRef; at: Date; edit?: ApprovalEdit },
+) {
+  const transition: ApprovalTransition = {
+    from: 'pending',
+    to: 'executing',
+    at,
+    revision: approval.revision,
+    set: {
+      decidedBy: actor,
+      decidedAt: at.toISOString(),
+      ...(edit
+        ? {
+            arguments: edit.arguments,
+            originalArguments: approval.originalArguments ?? approval.arguments,
+            editedBy: actor,
+            target: edit.target,
+            impact: edit.impact,
+          }
+        : {}),
+    },
+    ...(edit && !edit.target ? { unset: ['target' as const] } : {}),
+    incrementAttempts: true,
+  };
+  if (edit) {
+    transition.owes = () => ({
+      audit: {
+        action: 'edited',
+        skillName: approval.skillName,
+        approvalId: approval.id,
+        actor,
+        detail: { originalArguments: approval.arguments, arguments: edit.arguments },
+        createdAt: at.toISOString(),
+      },
+    });
+  }
+  return approvals.transition(approval.id, transition);
+}
+
+/** executing → pending when the execution could not even be queued: nothing ran, so attempts - 1 and nothing is audited. */
+export function requeue(approvals: Approvals, approval: Approval, { lastError, at }: { lastError: string; at: Date }) {
+  return approvals.transition(approval.id, {
+    from: 'executing',
+    to: 'pending',
+    at,
+    set: { lastError },
+    unset: ['decidedBy', 'decidedAt'],
+    revertAttempt: true,
+  });
+}
+
+export type ExecutionOutcome = { ok: true; result: unknown } | { ok: false; failure: Failure };
+
+/**
+ * executing → approved (with its result) or → pending (with lastError, to be decided again), audited
+ * (`approved` / `execution_failed`) and told to its conversation. Null when something else settled it first.
+ */
+export function settle(approvals: Approvals, approval: Approval, { outcome, at }: { outcome: ExecutionOutcome; at: Date }) {
+  const actor = runner(approval);
+  if (outcome.ok) {
+    return approvals.transition(approval.id, {
+      from: 'executing',
+      to: 'approved',
+      at,
+      set: outcome.result === undefined ? {} : { result: outcome.result },
+      unset: ['lastError'],
+      owes: (approved) => ({
+        audit: {
+          action: 'approved',
+          skillName: approved.skillName,
+          approvalId: approved.id,
+          actor: runner(approved),
+          detail: { attempt: approved.attempts },
+          createdAt: at.toISOString(),
+        },
+        note: outcomeNote(approved, at),
+      }),
+    });
+  }
+  return approvals.transition(approval.id, {
+    from: 'executing',
+    to: 'pending',
+    at,
+    set: { lastError: outcome.failure.message },
+    unset: ['decidedBy', 'decidedAt'],
+    owes: (pending) => ({
+      audit: {
+        action: 'execution_failed',
+        skillName: approval.skillName,
+        approvalId: approval.id,
+        actor,
+        detail: { attempt: pending.attempts, ...outcome.failure },
+        createdAt: at.toISOString(),
+      },
+      note: outcomeNote(pending, at),
+    }),
+  });
+}
+
+/**
+ * pending (time ran out, target changed) or executing (the worker found its target changed) → expired,
+ * final, audited once: of two expiries of the same approval (the sweep and a decide) one wins, the other gets null.
+ */
+export async function expire(approvals: Approvals, approval: Approval, { reason, at }: { reason: ExpiryReason; at: Date }) {
+  if (approval.status !== 'pending' && approval.status !== 'executing') return null;
+  return approvals.transition(approval.id, {
+    from: approval.status,
+    to: 'expired',
+    at,
+    set: { reason },
+    owes: (expired) => ({
+      audit: {
+        action: 'expired',
+        skillName: approval.skillName,
+        approvalId: approval.id,
+        actor: SYSTEM_ACTOR,
+        detail: { reason, ...(reason === 'ttl' ? { expiresAt: approval.expiresAt } : {}) },
+        createdAt: at.toISOString(),
+      },
+      note: outcomeNote(expired, at),
+    }),
+  });
+}

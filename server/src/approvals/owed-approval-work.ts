@@ -1,0 +1,84 @@
+// What the outbox relay does for approvals besides their events: appends the audit entries and conversation
+// notes their status changes owe, each under the id it was owed with (a repeat adds nothing), then clears them.
+import type { AuditAction } from '@lumibase/shared';
+import type { Types } from 'mongoose';
+import type { OwedWork } from '../store/outbox.js';
+import type { AiModels } from '../store/ai/ai-models.js';
+import { AuditStore } from '../store/ai/audit.store.js';
+import { ConversationStore } from '../store/ai/conversation.store.js';
+import { decodeJson } from '../store/json-codec.js';
+import { toIso } from '../store/object-id.js';
+
+interface OwedAudit {
+  entryId: Types.ObjectId;
+  action: AuditAction;
+  skillName?: string;
+  approvalId?: string;
+  actor: { id: string; name?: string };
+  detailJson?: string;
+  createdAt: Date;
+}
+
+interface OwedNote {
+  messageId: Types.ObjectId;
+  conversationId: string;
+  content: string;
+  createdAt: Date;
+}
+
+interface OwingApproval {
+  _id: Types.ObjectId;
+  siteId: Types.ObjectId;
+  owedAudit?: OwedAudit[];
+  owedNotes?: OwedNote[];
+}
+
+/**
+ * In the order owed: a second relay pass, or a relay in another process at the same time, finds an
+ * entry there already (by its id) and only clears it, so each lands once and the chain stays gap-free.
+ */
+export function owedApprovalWork(models: Pick<AiModels, 'approvals' | 'audit' | 'auditHeads' | 'conversations' | 'messages'>): OwedWork {
+  return {
+    owing: { $or: [{ 'owedAudit.0': { $exists: true } }, { 'owedNotes.0': { $exists: true } }] },
+    settled: {
+      $and: [
+        { $or: [{ owedAudit: { $size: 0 } }, { owedAudit: { $exists: false } }] },
+        { $or: [{ owedNotes: { $size: 0 } }, { owedNotes: { $exists: false } }] },
+      ],
+    },
+    async drain(id) {
+      const document = await models.approvals.findById(id, { siteId: 1, owedAudit: 1, owedNotes: 1 }).lean<OwingApproval>();
+      if (!document) return;
+      const siteId = document.siteId.toString();
+      const audit = new AuditStore(models, siteId);
+      for (const owed of document.owedAudit ?? []) {
+        await audit.appendOnce(owed.entryId.toHexString(), {
+          action: owed.action,
+          ...(owed.skillName != null ? { skillName: owed.skillName } : {}),
+          ...(owed.approvalId != null ? { approvalId: owed.approvalId } : {}),
+          actor: { id: owed.actor.id, name: owed.actor.name ?? '' },
+          ...(owed.detailJson != null ? { detail: decodeJson(owed.detailJson) as Record<string, unknown> } : {}),
+          createdAt: toIso(owed.createdAt),
+        });
+      }
+      const conversations = new ConversationStore(models, siteId);
+      for (const owed of document.owedNotes ?? []) {
+        await conversations.appendMessageOnce(owed.messageId.toHexString(), owed.conversationId, {
+          role: 'assistant',
+          content: owed.content,
+          createdAt: toIso(owed.createdAt),
+        });
+      }
+      const audited = (document.owedAudit ?? []).map((owed) => owed.entryId);
+      const noted = (document.owedNotes ?? []).map((owed) => owed.messageId);
+      if (audited.length === 0 && noted.length === 0) return;
+      // Bookkeeping, not a change of the approval: updatedAt stays as the change left it. A crash before
+      // this line only means the next pass finds them there already.
+      await models.approvals.updateOne(
+        { _id: document._id },
+        { $pull: { owedAudit: { entryId: { $in: audited } }, owedNotes: { messageId: { $in: noted } } } },
+        { timestamps: false },
+      );
+    },
+  };
+}
