@@ -46,7 +46,7 @@ export function composeApi({ config, logger, infrastructure, studio, parts = {} 
     const { mongo, redis, redisUrl, dependencies } = infrastructure;
     const server = createServer();
     httpServer = server;
-    const sockets = await createSocketServer({ logger, redis, studioOrigin: config.STUDIO_ORIGIN });
+    const sockets = await createSocketServer({ logger, redis, studioOrigin: config.STUDIO_ORIGIN, prefix: config.QUEUE_PREFIX });
     closers.push({ name: 'sockets', close: () => sockets.close() });
     const domain = await composeDomain({
       config,

@@ -14,6 +14,7 @@ import { createTrashRouter } from './http/trash.router.js';
 import { createSearchRouter } from './http/search.router.js';
 import { createHttpApp } from './http/app.js';
 import { createQueueDashboard } from './http/queue-dashboard.js';
+import { sessionCookie } from './http/session-cookie.js';
 import { createWebhooksRouter } from './http/webhooks.router.js';
 import { composeMcp } from './mcp/compose-mcp.js';
 import { QUEUE_NAMES } from './queues/queue-table.js';
@@ -85,9 +86,11 @@ export async function composeServer({
     { path: '/ai', router: createSearchRouter({ search: domain.embeddings.search }) },
   ];
   const idempotencyStore = new IdempotencyStore(stores.models.idempotency, config.IDEMPOTENCY_RETENTION_SECONDS * 1000);
+  const cookie = sessionCookie(config.PUBLIC_URL);
   const api = createApiRouter({
     services,
     studioOrigin: config.STUDIO_ORIGIN,
+    cookie,
     idempotency: {
       store: idempotencyStore,
       leaseMs: config.IDEMPOTENCY_LEASE_SECONDS * 1000,
@@ -99,6 +102,7 @@ export async function composeServer({
   const queueDashboard = createQueueDashboard({
     auth: services.auth,
     studioOrigin: config.STUDIO_ORIGIN,
+    cookie,
     redisUrl,
     prefix: config.QUEUE_PREFIX,
     queueNames: QUEUE_NAMES,
@@ -118,7 +122,7 @@ export async function composeServer({
     httpServer.on('request', app);
     server.serve({
       httpServer,
-      authenticate: createSocketAuthenticator({ ...services, studioOrigin: config.STUDIO_ORIGIN }),
+      authenticate: createSocketAuthenticator({ ...services, studioOrigin: config.STUDIO_ORIGIN, cookie }),
       eventLog: domain.eventLog.forSite,
       replayMaxEvents: config.REPLAY_MAX_EVENTS,
     });

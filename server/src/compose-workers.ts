@@ -23,6 +23,7 @@ import { type Config, studioUrl } from './config.js';
 import { type EmbeddingsRunner, startEmbeddingsRunner } from './embeddings/embeddings-runner.js';
 import type { Infrastructure } from './infrastructure/start-infrastructure.js';
 import type { Logger } from './logger.js';
+import { socketIoKey } from './realtime/socket-server.js';
 import { TrashPurge } from './services/trash-purge.js';
 import { createWebhooksWorker } from './webhooks/webhooks.worker.js';
 
@@ -67,7 +68,7 @@ export function composeWorkers({ config, logger, infrastructure, parts = {} }: C
       else emitterClient.destroy();
     });
     await emitterClient.connect();
-    const emitter = new Emitter<InterServerEvents>(emitterClient);
+    const emitter = new Emitter<InterServerEvents>(emitterClient, { key: socketIoKey(config.QUEUE_PREFIX) });
     const publish = (event: SiteEvent) => emitter.serverSideEmit(SITE_EVENT_CHANNEL, event);
     const domain = await composeDomain({
       config,

@@ -212,7 +212,8 @@ export const SETTINGS = {
   PUBLIC_URL: {
     schema: z.url().optional(),
     accepts: 'a URL such as https://cms.example.com',
-    description: 'Where people open the Studio, for links in webhook messages (unset: STUDIO_ORIGIN, else http://localhost:PORT)',
+    description:
+      'Where people open the Studio, for links in webhook messages (unset: STUDIO_ORIGIN, else http://localhost:PORT); when https, the session cookie is Secure and named __Host-lumibase_session',
   },
   WEBHOOK_ALLOW_PRIVATE: {
     schema: booleanFlag.default(false),

@@ -9,3 +9,4 @@ export { type ComposedApi, composeApi, type RunningApi } from './compose-api.js'
 export { type ComposedWorkers, composeWorkers, type RunningWorkers } from './compose-workers.js';
 export type { CompositionParts, JobRunner } from './compose-parts.js';
 export type { SkillExecutors } from './approvals/skill-executors.js';
+export { socketIoKey } from './realtime/socket-server.js';

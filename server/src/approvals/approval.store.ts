@@ -1,7 +1,7 @@
 // ai_approvals for one site: insert, read, list and compare-and-set status transitions, each owing its site
 // event, and its audit entry and conversation note, in the same document write (approval-operations.ts says which).
 import { isDeepStrictEqual } from 'node:util';
-import { type Approval, type ApprovalStatus, canTransition, type ReadBefore } from '@lumibase/shared';
+import { type Approval, type ApprovalStatus, canTransition, type ReadBefore, type SkillOutcome } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { type OutboxRelay, owe } from '../store/outbox.js';
 import type { AiModels, ApprovalDocument } from '../store/ai/ai-models.js';
@@ -61,7 +61,7 @@ export interface ApprovalTransition {
 /** An audit entry and a conversation note, written with the status change and materialised by the relay. */
 export interface ApprovalOwes {
   audit?: NewAuditEntry;
-  note?: { conversationId: string; content: string; createdAt: string };
+  note?: { conversationId: string; content: string; results: SkillOutcome[]; createdAt: string };
 }
 
 /** What the harness and the decision service need; the mongoose store below is the real one. */
@@ -136,7 +136,10 @@ function owedWork(owes: ApprovalOwes | undefined): Record<string, unknown> {
       createdAt: new Date(createdAt),
     };
   }
-  if (owes?.note) work.owedNotes = { messageId: new Types.ObjectId(), ...owes.note, createdAt: new Date(owes.note.createdAt) };
+  if (owes?.note) {
+    const { results, ...note } = owes.note;
+    work.owedNotes = { messageId: new Types.ObjectId(), ...note, resultsJson: encodeJson(results), createdAt: new Date(note.createdAt) };
+  }
   return work;
 }
 

@@ -1,38 +1,58 @@
 // A decided approval told to the conversation it came from, so the next turn's model knows what became of it.
-import type { Approval } from '@lumibase/shared';
+// Told as data: the note's words are fixed; the decider's name, their reason and the result travel in the outcome's
+// `decision`, which the model reads as a tool result (delimited JSON), never as its own earlier words.
+import type { Approval, ApprovalDecisionNote, SkillOutcome } from '@lumibase/shared';
+import type { NewConversationMessage } from '../store/ai/conversation.store.js';
 import type { ApprovalOwes } from './approval.store.js';
 
-const SHOWN_MAX = 1000;
-
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'null';
-  return text.length <= SHOWN_MAX ? text : `${text.slice(0, SHOWN_MAX)}…`;
-}
-
-/** The message for an approval that was settled: approved with its result, rejected with why, failed with the error, expired. */
-export function approvalOutcomeText(approval: Approval): string | undefined {
-  const call = `${approval.skillName} ${shown(approval.arguments)}`;
-  const by = approval.decidedBy ? ` by ${approval.decidedBy.name}` : '';
+/** What became of the approval, or undefined while it has nothing to tell (pending, executing). */
+function decisionOf(approval: Approval): ApprovalDecisionNote | undefined {
+  const decidedBy = approval.decidedBy ? { decidedBy: { name: approval.decidedBy.name } } : {};
   switch (approval.status) {
     case 'approved':
-      return `Update on approval ${approval.id}: ${call} was approved${by} and ran.${approval.result === undefined ? '' : ` Result: ${shown(approval.result)}`}`;
+      return { status: 'approved', ...decidedBy, ...(approval.result === undefined ? {} : { result: approval.result }) };
     case 'rejected':
-      return `Update on approval ${approval.id}: ${call} was rejected${by}${approval.reason ? `: ${approval.reason}` : ''}. It did not run.`;
+      return { status: 'rejected', ...decidedBy, ...(approval.reason ? { reason: approval.reason } : {}) };
     case 'pending':
-      return approval.lastError
-        ? `Update on approval ${approval.id}: ${call} was approved but failed: ${approval.lastError}. It is pending again.`
-        : undefined;
+      return approval.lastError ? { status: 'failed', ...decidedBy, error: approval.lastError } : undefined;
     case 'expired':
-      return `Update on approval ${approval.id}: ${call} expired (${approval.reason === 'target_changed' ? 'what it would change has changed since it was asked for' : 'nobody decided in time'}). It did not run.`;
+      return { status: 'expired', ...(approval.reason ? { reason: approval.reason } : {}) };
     default:
       return undefined;
   }
 }
 
+const SAID: Record<ApprovalDecisionNote['status'], string> = {
+  approved: 'was approved and ran',
+  rejected: 'was rejected; it did not run',
+  failed: 'was approved but failed; it is pending again',
+  expired: 'expired; it did not run',
+};
+
+/** The note's message: fixed words for people reading the conversation, the outcome as data for the model. */
+export function approvalOutcomeMessage(approval: Approval, at: Date): NewConversationMessage | undefined {
+  const decision = decisionOf(approval);
+  if (!decision) return undefined;
+  // An expiry's reason is the server's own (ttl, target_changed), never someone's words: it may be said.
+  const said =
+    decision.status === 'expired'
+      ? `expired (${decision.reason === 'target_changed' ? 'what it would change has changed since it was asked for' : 'nobody decided in time'}); it did not run`
+      : SAID[decision.status];
+  const content = `Update on approval ${approval.id}: ${approval.skillName} ${said}.`;
+  const outcome: SkillOutcome = {
+    status: 'pending_approval',
+    skill: { name: approval.skillName, arguments: approval.arguments },
+    approvalId: approval.id,
+    message: content,
+    decision,
+  };
+  return { role: 'assistant', content, results: [outcome], createdAt: at.toISOString() };
+}
+
 /** The outcome note the approval's conversation is owed; none for approvals made outside a conversation. */
 export function outcomeNote(approval: Approval, at: Date): ApprovalOwes['note'] {
   const conversationId = approval.context.conversationId;
-  const content = approvalOutcomeText(approval);
-  if (!conversationId || !content) return undefined;
-  return { conversationId, content, createdAt: at.toISOString() };
+  const message = approvalOutcomeMessage(approval, at);
+  if (!conversationId || !message) return undefined;
+  return { conversationId, content: message.content, results: message.results ?? [], createdAt: message.createdAt };
 }

@@ -1,6 +1,6 @@
 // What the outbox relay does for approvals besides their events: appends the audit entries and conversation
 // notes their status changes owe, each under the id it was owed with (a repeat adds nothing), then clears them.
-import type { AuditAction } from '@lumibase/shared';
+import type { AuditAction, SkillOutcome } from '@lumibase/shared';
 import type { Types } from 'mongoose';
 import type { OwedWork } from '../store/outbox.js';
 import type { AiModels } from '../store/ai/ai-models.js';
@@ -23,6 +23,7 @@ interface OwedNote {
   messageId: Types.ObjectId;
   conversationId: string;
   content: string;
+  resultsJson?: string | null;
   createdAt: Date;
 }
 
@@ -66,6 +67,7 @@ export function owedApprovalWork(models: Pick<AiModels, 'approvals' | 'audit' | 
         await conversations.appendMessageOnce(owed.messageId.toHexString(), owed.conversationId, {
           role: 'assistant',
           content: owed.content,
+          ...(owed.resultsJson != null ? { results: decodeJson(owed.resultsJson) as SkillOutcome[] } : {}),
           createdAt: toIso(owed.createdAt),
         });
       }

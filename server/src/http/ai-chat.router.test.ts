@@ -78,8 +78,8 @@ describe('POST /ai/chat', () => {
     expect(reply.results).toEqual([
       { status: 'executed', skill: { name: 'listCollections', arguments: {} }, data: reply.status === 'executed' ? reply.data : null },
     ]);
-    // The echo planner makes one step by design: its turn is not reported as cut short.
-    expect(first.body.data.reply).toBe('');
+    // The echo planner says what it did in a plain sentence (never an empty reply, never "cut short").
+    expect(first.body.data.reply).toBe('Listed 1 collection: posts.');
     const second = await chat(admin, 'list items in posts', reply.conversationId);
     expect(second.body.data.conversationId).toBe(reply.conversationId);
     const messages = await get(admin, `/ai/conversations/${reply.conversationId}/messages`);

@@ -18,6 +18,7 @@ import {
   PutPolicyRequest,
 } from '@lumibase/shared';
 import type { Request, Router } from 'express';
+import { closedSignal } from './closed-signal.js';
 import type { HarnessActor } from '../harness/ai-secure-harness.js';
 import type { ApprovalsService, AuditService, ChatService, ConversationsService, PolicyService } from '../services/copilot/index.js';
 import { declaredRouter } from './mount-route.js';
@@ -149,7 +150,14 @@ export function createAiRouter({ chat, approvals, conversations, audit, policy }
       sendData(
         response,
         200,
-        await chat.chat({ siteId: currentSiteId(request), actor: actorOf(request), message, conversationId, sessionId }),
+        await chat.chat({
+          siteId: currentSiteId(request),
+          actor: actorOf(request),
+          message,
+          conversationId,
+          sessionId,
+          signal: closedSignal(response),
+        }),
       );
     })
     .route(AI_ROUTES.approvals, async ({ query: { status } }, request, response) => {

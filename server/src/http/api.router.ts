@@ -4,6 +4,7 @@ import type { IdempotencyStore } from '../store/idempotency.store.js';
 import type { Services } from '../services/index.js';
 import { createLoginRouter, createSessionRouter } from './auth.router.js';
 import { authenticate } from './authenticate.js';
+import { type SessionCookie, sessionCookie } from './session-cookie.js';
 import { createCollectionsRouter } from './collections.router.js';
 import { idempotency } from './idempotency.js';
 import { createItemsRouter } from './items.router.js';
@@ -22,6 +23,8 @@ export interface SiteRouter {
 export interface ApiRouterOptions {
   services: Pick<Services, 'auth' | 'access' | 'users' | 'sites' | 'members' | 'collections' | 'fields' | 'items'>;
   studioOrigin?: string | undefined;
+  /** The Studio's session cookie (Secure and `__Host-` behind an https PUBLIC_URL). */
+  cookie?: SessionCookie;
   /** Where Idempotency-Key records live (API.md "Safe retries"). */
   idempotency: { store: IdempotencyStore; leaseMs: number; fingerprintKey: string | Buffer };
   /** Mounted at `path` after authentication, body parsing and tenancy. */
@@ -39,18 +42,25 @@ function isResumableCreate(request: Request): boolean {
   return request.method === 'POST' && RESUMABLE_CREATES.some((pattern) => pattern.test(request.path));
 }
 
-export function createApiRouter({ services, studioOrigin, idempotency: retries, siteRouters = [], copilot }: ApiRouterOptions): Router {
+export function createApiRouter({
+  services,
+  studioOrigin,
+  cookie = sessionCookie(undefined),
+  idempotency: retries,
+  siteRouters = [],
+  copilot,
+}: ApiRouterOptions): Router {
   const router = Router();
   const siteTenancy = tenancy({ access: services.access });
-  router.use(createLoginRouter({ auth: services.auth, jsonBody: jsonBody() }));
+  router.use(createLoginRouter({ auth: services.auth, jsonBody: jsonBody(), cookie }));
 
-  router.use(authenticate({ auth: services.auth, studioOrigin }));
+  router.use(authenticate({ auth: services.auth, studioOrigin, cookie }));
   router.use(jsonBody());
   // Site membership before any replay: a stored response goes only to a member of the site it was made in.
   const sitePaths = [...new Set([...SITE_SCOPED_PATHS, ...siteRouters.map(({ path }) => path)])];
   router.use(sitePaths, siteTenancy);
   router.use(idempotency({ ...retries, resumable: isResumableCreate }));
-  router.use(createSessionRouter({ auth: services.auth, ...(copilot ? { copilot } : {}) }));
+  router.use(createSessionRouter({ auth: services.auth, cookie, ...(copilot ? { copilot } : {}) }));
   router.use(createUsersRouter({ users: services.users, tenancy: siteTenancy }));
   router.use(createSitesRouter({ sites: services.sites }));
 

@@ -6,7 +6,7 @@ import { declaredRouter } from './mount-route.js';
 import { sendData, sendNoContent } from './parse-input.js';
 import { currentUser } from './require-capabilities.js';
 import { API_BASE, declareRoute, NO_CONTENT } from './route.js';
-import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+import type { SessionCookie } from './session-cookie.js';
 
 export const AUTH_ROUTES = {
   login: declareRoute({
@@ -38,24 +38,40 @@ export const AUTH_ROUTES = {
 };
 
 /** The one route that needs no credentials; mounted before `authenticate`. */
-export function createLoginRouter({ auth, jsonBody }: { auth: AuthService; jsonBody: RequestHandler }): Router {
+export function createLoginRouter({
+  auth,
+  jsonBody,
+  cookie,
+}: {
+  auth: AuthService;
+  jsonBody: RequestHandler;
+  cookie: SessionCookie;
+}): Router {
   return declaredRouter({ base: API_BASE }).route(
     AUTH_ROUTES.login,
     async ({ body: { email, password } }, request, response) => {
       const result = await auth.login({ email, password, address: request.ip ?? request.socket.remoteAddress ?? 'unknown' });
-      setSessionCookie(request, response, result.token, new Date(result.expiresAt));
+      cookie.set(request, response, result.token, new Date(result.expiresAt));
       sendData(response, 200, result);
     },
     [jsonBody],
   ).router;
 }
 
-export function createSessionRouter({ auth, copilot }: { auth: AuthService; copilot?: { provider: string } }): Router {
+export function createSessionRouter({
+  auth,
+  copilot,
+  cookie,
+}: {
+  auth: AuthService;
+  copilot?: { provider: string };
+  cookie: SessionCookie;
+}): Router {
   return declaredRouter({ base: API_BASE })
     .route(AUTH_ROUTES.logout, async (_input, request, response) => {
       const user = currentUser(request);
       await auth.logout({ sessionId: request.context.sessionId!, userId: user.id });
-      clearSessionCookie(request, response);
+      cookie.clear(request, response);
       sendNoContent(response);
     })
     .route(AUTH_ROUTES.me, async (_input, request, response) => {

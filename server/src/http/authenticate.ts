@@ -2,7 +2,7 @@
 import { ForbiddenError, UnauthenticatedError } from '@lumibase/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AuthService } from '../services/auth.service.js';
-import { readSessionCookie } from './session-cookie.js';
+import { type SessionCookie, sessionCookie } from './session-cookie.js';
 import { createTrustedOriginCheck } from './trusted-origin.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -12,9 +12,11 @@ export interface AuthenticateOptions {
   auth: Pick<AuthService, 'authenticate'>;
   /** An origin accepted for cookie-authenticated writes besides the server's own (STUDIO_ORIGIN). */
   studioOrigin?: string | undefined;
+  /** The session cookie's name and reading (by PUBLIC_URL); the bare name when absent. */
+  cookie?: SessionCookie;
 }
 
-export function authenticate({ auth, studioOrigin }: AuthenticateOptions): RequestHandler {
+export function authenticate({ auth, studioOrigin, cookie = sessionCookie(undefined) }: AuthenticateOptions): RequestHandler {
   const fromTrustedOrigin = createTrustedOriginCheck(studioOrigin);
   return async (request: Request, _response: Response, next: NextFunction) => {
     const header = request.get('authorization');
@@ -24,7 +26,7 @@ export function authenticate({ auth, studioOrigin }: AuthenticateOptions): Reque
       token = BEARER.exec(header)?.[1];
       method = 'bearer';
     } else {
-      token = readSessionCookie(request.headers.cookie);
+      token = cookie.read(request.headers.cookie);
       method = 'cookie';
     }
     if (!token) throw new UnauthenticatedError();

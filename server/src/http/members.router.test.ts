@@ -315,3 +315,63 @@ describe('POST /members', () => {
     expect(JSON.stringify(records)).not.toContain(password);
   });
 });
+
+describe('an account created by one site’s admin, added by another site’s', () => {
+  it('answers 409 until its owner sets their own password: the first site’s admin never signs in inside the other site', async () => {
+    const siteA = await server.createSite('Victim site');
+    const siteB = await server.createSite('Attacker site');
+    const adminA = await server.createMember({ siteId: siteA, role: 'admin' });
+    const adminB = await server.createMember({ siteId: siteB, role: 'admin' });
+    const email = 'ceo@victim.test';
+
+    const planted = await server.request('POST', '/members', {
+      token: adminB.token,
+      siteId: siteB,
+      body: { email, name: 'CEO', role: 'viewer' },
+    });
+    expect(planted.status).toBe(201);
+    const knownPassword = planted.body.data.password as string;
+    const userId = planted.body.data.member.userId as string;
+
+    const added = await server.request('POST', '/members', { token: adminA.token, siteId: siteA, body: { email, role: 'admin' } });
+    expect(added.status).toBe(409);
+    expect(added.body.error.code).toBe('CONFLICT');
+    const put = await server.request('PUT', `/members/${userId}`, { token: adminA.token, siteId: siteA, body: { role: 'admin' } });
+    expect(put.status).toBe(409);
+    // Site B's admin, who knows the password, still has no way into site A.
+    const asPlanter = await server.login(email, knownPassword);
+    expect((await server.request('GET', '/auth/me', { token: asPlanter })).body.data.sites.map((site: { id: string }) => site.id)).toEqual([
+      siteB,
+    ]);
+    expect((await server.request('GET', '/collections', { token: asPlanter, siteId: siteA })).status).toBe(403);
+
+    // The owner signs in and sets their own password: the account is theirs, and site A may add it.
+    const changed = await server.request('PATCH', `/users/${userId}`, {
+      token: asPlanter,
+      body: { password: 'the-owners-own-password', currentPassword: knownPassword },
+    });
+    expect(changed.status).toBe(200);
+    const now = await server.request('POST', '/members', { token: adminA.token, siteId: siteA, body: { email, role: 'viewer' } });
+    expect(now.status).toBe(201);
+  });
+
+  it('stays addable by a superadmin, and by the site that created it', async () => {
+    const siteA = await server.createSite('Superadmin site');
+    const siteB = await server.createSite('Creator site');
+    const adminB = await server.createMember({ siteId: siteB, role: 'admin' });
+    const email = 'held@example.test';
+    const planted = await server.request('POST', '/members', {
+      token: adminB.token,
+      siteId: siteB,
+      body: { email, name: 'Held', role: 'viewer' },
+    });
+    const userId = planted.body.data.member.userId as string;
+    expect((await server.request('DELETE', `/members/${userId}`, { token: adminB.token, siteId: siteB })).status).toBe(204);
+    expect((await server.request('POST', '/members', { token: adminB.token, siteId: siteB, body: { email, role: 'viewer' } })).status).toBe(
+      201,
+    );
+    expect(
+      (await server.request('POST', '/members', { token: server.adminToken, siteId: siteA, body: { email, role: 'viewer' } })).status,
+    ).toBe(201);
+  });
+});

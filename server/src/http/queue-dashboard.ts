@@ -9,6 +9,7 @@ import type { AuthService } from '../services/auth.service.js';
 import { authenticate } from './authenticate.js';
 import { accessChecks } from './mount-route.js';
 import { declareRoute } from './route.js';
+import type { SessionCookie } from './session-cookie.js';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
@@ -28,13 +29,14 @@ export const QUEUE_DASHBOARD_ROUTES = {
 export interface QueueDashboardOptions {
   auth: Pick<AuthService, 'authenticate'>;
   studioOrigin?: string | undefined;
+  cookie?: SessionCookie;
   redisUrl: string;
   prefix: string;
   /** The queues to show (those this deployment runs). */
   queueNames: readonly string[];
 }
 
-export function createQueueDashboard({ auth, studioOrigin, redisUrl, prefix, queueNames }: QueueDashboardOptions) {
+export function createQueueDashboard({ auth, studioOrigin, cookie, redisUrl, prefix, queueNames }: QueueDashboardOptions) {
   // Its own connection: the dashboard's reads never compete with the producers' fail-fast connection.
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
   connection.on('error', () => {
@@ -47,7 +49,12 @@ export function createQueueDashboard({ auth, studioOrigin, redisUrl, prefix, que
 
   const router = Router();
   // The same authentication as the API: a cookie-authenticated action (retry, clean) must come from the Studio's origin.
-  router.use(QUEUE_DASHBOARD_PATH, authenticate({ auth, studioOrigin }), ...accessChecks(QUEUE_DASHBOARD_ROUTES.dashboard), dashboard);
+  router.use(
+    QUEUE_DASHBOARD_PATH,
+    authenticate({ auth, studioOrigin, ...(cookie ? { cookie } : {}) }),
+    ...accessChecks(QUEUE_DASHBOARD_ROUTES.dashboard),
+    dashboard,
+  );
   return {
     router,
     async close() {

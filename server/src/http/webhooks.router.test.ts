@@ -88,6 +88,18 @@ describe('POST /webhooks', () => {
     expect(JSON.stringify(listed.body)).not.toContain(created.body.data.secret);
   });
 
+  it('masks a Slack URL past its first path segment on GET /webhooks: the path is the credential', async () => {
+    const site = await server.createSite('Slack mask');
+    const url = `${receiver.url}/services/T0001/B0002/XyZsecretToken?channel=ops`;
+    const created = await subscribe(site, { url, events: ['content-changed'], format: 'slack' });
+    expect(created.status).toBe(201);
+    expect(created.body.data.url).toBe(url);
+    const listed = await server.request('GET', '/webhooks', { token: server.adminToken, siteId: site });
+    expect(listed.body.data).toEqual([expect.objectContaining({ id: created.body.data.id, url: `${receiver.url}/services/…?…` })]);
+    expect(JSON.stringify(listed.body)).not.toContain('XyZsecretToken');
+    expect(JSON.stringify(listed.body)).not.toContain('B0002');
+  });
+
   it('refuses bad input, and members without users:write', async () => {
     expect((await subscribe(siteId, { url: 'ftp://example.test/x', events: ['content-changed'] })).status).toBe(400);
     expect((await subscribe(siteId, { url: `${receiver.url}/x`, events: ['not-an-event'] })).status).toBe(400);

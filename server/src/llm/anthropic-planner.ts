@@ -12,13 +12,16 @@ import { ToolCache } from './tool-cache.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const MAX_OUTPUT_TOKENS = 2048;
+const CACHED = { type: 'ephemeral' as const };
 const SDK_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
 
 export class AnthropicPlanner implements Planner {
   readonly provider = 'anthropic' as const;
   readonly model: string;
   private readonly client: Anthropic;
-  private readonly tools = new ToolCache<Tool[]>((specs) => specs.map(toAnthropicTool));
+  private readonly tools = new ToolCache<Tool[]>((specs) =>
+    specs.map((spec, index) => ({ ...toAnthropicTool(spec), ...(index === specs.length - 1 ? { cache_control: CACHED } : {}) })),
+  );
 
   constructor(private readonly options: RemotePlannerOptions) {
     this.model = options.model;
@@ -31,21 +34,25 @@ export class AnthropicPlanner implements Planner {
     });
   }
 
-  async plan({ messages, tools, signal, onText }: PlannerInput): Promise<PlannerOutput> {
+  async plan({ messages, tools, signal, onText, toolChoice }: PlannerInput): Promise<PlannerOutput> {
     const system = systemText(messages);
+    // Prompt caching across the turn's steps: the tools, the system text and the conversation so far
+    // are the same prefix at every step, so each is a cache breakpoint (at most four are allowed).
     const request: MessageCreateParamsNonStreaming = {
       model: this.model,
       max_tokens: MAX_OUTPUT_TOKENS,
-      ...(system ? { system } : {}),
-      messages: toAnthropicMessages(messages),
-      tools: this.tools.get(tools),
+      ...(system ? { system: [{ type: 'text', text: system, cache_control: CACHED }] } : {}),
+      messages: withCacheBreakpoint(toAnthropicMessages(messages)),
+      ...(tools.length > 0
+        ? { tools: this.tools.get(tools), ...(toolChoice === 'none' ? { tool_choice: { type: 'none' as const } } : {}) }
+        : {}),
     };
     const options = signal ? { signal } : {};
     return onText ? this.streamed(request, options, onText) : this.whole(request, options);
   }
 
   private async whole(request: MessageCreateParamsNonStreaming, options: { signal?: AbortSignal }): Promise<PlannerOutput> {
-    const response = await this.withRetries(() => this.client.messages.create(request, options));
+    const response = await this.withRetries(() => this.client.messages.create(request, options), options.signal);
     if (!Array.isArray(response.content))
       throw new ModelCallError({ provider: 'anthropic', kind: 'malformed_output', message: 'anthropic answered without content' });
     const text: string[] = [];
@@ -70,7 +77,7 @@ export class AnthropicPlanner implements Planner {
     options: { signal?: AbortSignal },
     onText: (piece: string) => void,
   ): Promise<PlannerOutput> {
-    const stream = await this.withRetries(() => this.client.messages.create({ ...request, stream: true }, options));
+    const stream = await this.withRetries(() => this.client.messages.create({ ...request, stream: true }, options), options.signal);
     const text: string[] = [];
     const calls = new Map<number, { id: string; name: string; json: string }>();
     const usage = { inputTokens: 0, outputTokens: 0 };
@@ -98,8 +105,8 @@ export class AnthropicPlanner implements Planner {
     return { ...(text.length > 0 ? { text: text.join('') } : {}), toolCalls, usage };
   }
 
-  private withRetries<T>(call: () => Promise<T>): Promise<T> {
-    return callWithRetries(call, (error) => this.describe(error), this.options.retry);
+  private withRetries<T>(call: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    return callWithRetries(call, (error) => this.describe(error), this.options.retry, signal);
   }
 
   private describe(error: unknown): ModelCallError {
@@ -128,7 +135,15 @@ function toAnthropicMessages(messages: readonly PlannerMessage[]): MessageParam[
   for (const message of messages) {
     if (message.role === 'system') continue;
     if (message.role === 'tool') {
-      push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId ?? '', content: message.content }]);
+      push('user', [
+        {
+          type: 'tool_result',
+          tool_use_id: message.toolCallId ?? '',
+          content: message.content,
+          // A denial is an error result: the model sees the call did not happen.
+          ...(message.isError ? { is_error: true } : {}),
+        },
+      ]);
     } else if (message.role === 'user') {
       push('user', [{ type: 'text', text: message.content }]);
     } else {
@@ -139,4 +154,12 @@ function toAnthropicMessages(messages: readonly PlannerMessage[]): MessageParam[
     }
   }
   return result;
+}
+
+/** The conversation so far is cached at its last block: the next step's request starts with it. */
+function withCacheBreakpoint(messages: MessageParam[]): MessageParam[] {
+  const last = messages.at(-1);
+  const block = Array.isArray(last?.content) ? last.content.at(-1) : undefined;
+  if (block && block.type !== 'thinking' && block.type !== 'redacted_thinking') Object.assign(block, { cache_control: CACHED });
+  return messages;
 }

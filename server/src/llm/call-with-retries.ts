@@ -17,7 +17,10 @@ export const DEFAULT_MAX_TRIES = 3;
 
 const defaultSleep = (milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
 
-/** `toError` turns whatever the SDK threw into a ModelCallError; only those marked retryable are tried again. */
+/**
+ * `toError` turns whatever the SDK threw into a ModelCallError; only those marked retryable are tried
+ * again, and none once `signal` is aborted (the caller went away: no further try, no wait).
+ */
 export async function callWithRetries<T>(
   call: () => Promise<T>,
   toError: (error: unknown) => ModelCallError,
@@ -29,6 +32,7 @@ export async function callWithRetries<T>(
     random = Math.random,
     logger,
   }: RetryOptions = {},
+  signal?: AbortSignal,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     let failure: ModelCallError;
@@ -37,7 +41,7 @@ export async function callWithRetries<T>(
     } catch (error) {
       failure = error instanceof ModelCallError ? error : toError(error);
     }
-    if (!failure.retryable || attempt >= maxTries) throw failure;
+    if (!failure.retryable || attempt >= maxTries || signal?.aborted) throw failure;
     // Full jitter on an exponential step, unless the provider said how long to wait.
     const delay = failure.retryAfterMs ?? Math.round(random() * baseDelayMs * 2 ** (attempt - 1));
     if (delay > maxDelayMs) throw failure;
@@ -46,5 +50,6 @@ export async function callWithRetries<T>(
       `model call failed (${failure.message}); retrying`,
     );
     await sleep(delay);
+    if (signal?.aborted) throw failure;
   }
 }

@@ -36,14 +36,19 @@ export class ChatCompletionsPlanner implements Planner {
     this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, timeout: options.timeoutMs, maxRetries: 0 });
   }
 
-  async plan({ messages, tools, signal, onText }: PlannerInput): Promise<PlannerOutput> {
-    const request = { model: this.model, messages: messages.map(toOpenAiMessage), tools: this.tools.get(tools) };
+  async plan({ messages, tools, signal, onText, toolChoice }: PlannerInput): Promise<PlannerOutput> {
+    // No tools at all is sent as none (an empty list is refused); `tool_choice: none` keeps them declared.
+    const request: ChatCompletionCreateParamsNonStreaming = {
+      model: this.model,
+      messages: messages.map(toOpenAiMessage),
+      ...(tools.length > 0 ? { tools: this.tools.get(tools), ...(toolChoice ? { tool_choice: toolChoice } : {}) } : {}),
+    };
     const options = signal ? { signal } : {};
     return onText ? this.streamed(request, options, onText) : this.whole(request, options);
   }
 
   private async whole(request: ChatCompletionCreateParamsNonStreaming, options: RequestOptions): Promise<PlannerOutput> {
-    const response = await this.withRetries(() => this.client.chat.completions.create(request, options));
+    const response = await this.withRetries(() => this.client.chat.completions.create(request, options), options.signal);
     const message = response.choices?.[0]?.message;
     if (!message)
       throw new ModelCallError({
@@ -67,8 +72,9 @@ export class ChatCompletionsPlanner implements Planner {
     options: RequestOptions,
     onText: (piece: string) => void,
   ): Promise<PlannerOutput> {
-    const stream = await this.withRetries(() =>
-      this.client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, options),
+    const stream = await this.withRetries(
+      () => this.client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, options),
+      options.signal,
     );
     let text = '';
     let usage: PlannerOutput['usage'];
@@ -97,8 +103,8 @@ export class ChatCompletionsPlanner implements Planner {
     return { ...(text ? { text } : {}), toolCalls, ...(usage ? { usage } : {}) };
   }
 
-  private withRetries<T>(call: () => Promise<T>): Promise<T> {
-    return callWithRetries(call, (error) => this.describe(error), this.options.retry);
+  private withRetries<T>(call: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    return callWithRetries(call, (error) => this.describe(error), this.options.retry, signal);
   }
 
   private describe(error: unknown): ModelCallError {

@@ -1,15 +1,43 @@
-// The offline planner: maps the current message to at most one tool call by API.md's phrases.
-import type { Planner, PlannerInput, PlannerOutput } from './planner.js';
+// The offline planner: maps the current message to at most one tool call by API.md's phrases, then
+// (its second step) says in a plain sentence what came of it.
 import { echoHelpText, matchEchoPhrase } from './echo-phrases.js';
+import { type EchoToolResult, echoReplySentence } from './echo-reply.js';
+import type { Planner, PlannerInput, PlannerMessage, PlannerOutput } from './planner.js';
 
 export class EchoPlanner implements Planner {
   readonly provider = 'echo' as const;
 
-  /** Reads only the current (last user) message; history and tools do not change its answer. */
-  async plan({ messages }: PlannerInput): Promise<PlannerOutput> {
-    const current = messages.findLast((message) => message.role === 'user');
+  /**
+   * Reads only the current (last user) message and what followed it in this turn: before any tool
+   * result, the phrase's call (or the help); after them, one sentence per result and no call.
+   */
+  async plan({ messages, siteCollections }: PlannerInput): Promise<PlannerOutput> {
+    const currentIndex = messages.findLastIndex((message) => message.role === 'user');
+    const current = messages[currentIndex];
+    const results = currentIndex < 0 ? [] : messages.slice(currentIndex + 1).filter((message) => message.role === 'tool');
+    if (results.length > 0) return { text: replyFor(messages.slice(currentIndex + 1), results), toolCalls: [] };
     const call = current ? matchEchoPhrase(current.content) : undefined;
-    if (!call) return { text: echoHelpText(), toolCalls: [] };
+    if (!call) return { text: echoHelpText(siteCollections), toolCalls: [] };
     return { toolCalls: [{ id: 'echo-0', name: call.name, arguments: call.arguments }] };
+  }
+}
+
+function replyFor(turn: readonly PlannerMessage[], results: readonly PlannerMessage[]): string {
+  const calls = turn.flatMap((message) => message.toolCalls ?? []);
+  return results
+    .map((result) => {
+      const call = calls.find((candidate) => candidate.id === result.toolCallId);
+      const args = (typeof call?.arguments === 'object' && call.arguments !== null ? call.arguments : {}) as Record<string, unknown>;
+      return echoReplySentence(parseResult(result.content), args);
+    })
+    .join('\n');
+}
+
+function parseResult(content: string): EchoToolResult {
+  try {
+    const parsed: unknown = JSON.parse(content);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as EchoToolResult) : {};
+  } catch {
+    return {};
   }
 }

@@ -1,5 +1,12 @@
 // Google Gemini through @google/genai: generateContent with function declarations behind the Planner interface.
-import { type Content, type FunctionDeclaration, type GenerateContentResponse, GoogleGenAI, type Part } from '@google/genai';
+import {
+  type Content,
+  type FunctionDeclaration,
+  FunctionCallingConfigMode,
+  type GenerateContentResponse,
+  GoogleGenAI,
+  type Part,
+} from '@google/genai';
 import type { ToolSpec } from '@lumibase/shared';
 import { callWithRetries } from './call-with-retries.js';
 import { kindOfStatus, ModelCallError, redactSecrets, retryAfterMs } from './model-call-error.js';
@@ -35,18 +42,22 @@ export class GeminiPlanner implements Planner {
     });
   }
 
-  async plan({ messages, tools, signal, onText }: PlannerInput): Promise<PlannerOutput> {
+  async plan({ messages, tools, signal, onText, toolChoice }: PlannerInput): Promise<PlannerOutput> {
     const system = systemText(messages);
     const request = {
       model: this.model,
       contents: toContents(messages),
       config: {
         ...(system ? { systemInstruction: system } : {}),
-        tools: [{ functionDeclarations: this.tools.get(tools) }],
+        ...(tools.length > 0 ? { tools: [{ functionDeclarations: this.tools.get(tools) }] } : {}),
+        // The wrap-up after the step limit: the model must answer in text.
+        ...(toolChoice === 'none' && tools.length > 0
+          ? { toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.NONE } } }
+          : {}),
         ...(signal ? { abortSignal: signal } : {}),
       },
     };
-    const withRetries = <T>(call: () => Promise<T>) => callWithRetries(call, (error) => this.describe(error), this.options.retry);
+    const withRetries = <T>(call: () => Promise<T>) => callWithRetries(call, (error) => this.describe(error), this.options.retry, signal);
     const output: Required<Pick<PlannerOutput, 'toolCalls'>> & { text: string[]; usage?: PlannerOutput['usage'] } = {
       text: [],
       toolCalls: [],

@@ -26,6 +26,8 @@ export interface PlannerMessage {
   toolCallId?: string;
   /** For a `tool` message: the skill it answers (Gemini pairs results by name). */
   toolName?: string;
+  /** For a `tool` message: the call was denied (Anthropic marks such results `is_error`). */
+  isError?: boolean;
 }
 
 export interface PlannerInput {
@@ -34,6 +36,10 @@ export interface PlannerInput {
   /** Provider-neutral tool specs (JSON Schema parameters); each provider wraps them in its own format. */
   tools: ToolSpec[];
   signal?: AbortSignal;
+  /** `none`: the model must answer in text (the wrap-up after the step limit); the tools stay declared. */
+  toolChoice?: 'auto' | 'none';
+  /** The site's collection names, for planners that offer examples (the echo planner's help). */
+  siteCollections?: readonly string[];
   /** When given, the planner streams and hands over the reply's text in pieces as they come. */
   onText?: (piece: string) => void;
 }

@@ -137,7 +137,10 @@ describe.each(Object.entries(CASES))('the %s planner', (provider, providerCase) 
       });
       expect(body.messages[3]).toMatchObject({ role: 'tool', tool_call_id: 'c-1' });
     } else if (providerCase.dialect === 'anthropic') {
-      expect(body.system).toBe('You are the LumiBase Copilot.');
+      // The system text, the tools and the conversation so far are cached prefixes across the turn's steps.
+      expect(body.system).toEqual([{ type: 'text', text: 'You are the LumiBase Copilot.', cache_control: { type: 'ephemeral' } }]);
+      expect(body.tools.at(-1).cache_control).toEqual({ type: 'ephemeral' });
+      expect(body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: 'ephemeral' });
       expect(body.messages.map((message: any) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
       expect(body.messages[1].content).toEqual([{ type: 'tool_use', id: 'c-1', name: 'listCollections', input: {} }]);
       expect(body.messages[2].content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'c-1' });

@@ -1,6 +1,6 @@
 // A socket's handshake, checked like a request: the session (token or cookie, the cookie only from a trusted origin), then membership of the site.
 import { ForbiddenError, UnauthenticatedError } from '@lumibase/shared';
-import { readSessionCookie } from '../http/session-cookie.js';
+import { type SessionCookie, sessionCookie } from '../http/session-cookie.js';
 import { createTrustedOriginCheck } from '../http/trusted-origin.js';
 import type { AuthService } from '../services/auth.service.js';
 import type { SiteAccessService } from '../services/site-access.service.js';
@@ -11,12 +11,19 @@ export interface SocketAuthenticatorOptions {
   access: SiteAccessService;
   /** An origin accepted for cookie-authenticated sockets besides the server's own (STUDIO_ORIGIN). */
   studioOrigin?: string | undefined;
+  /** The session cookie's name and reading (by PUBLIC_URL); the bare name when absent. */
+  cookie?: SessionCookie;
 }
 
-export function createSocketAuthenticator({ auth, access, studioOrigin }: SocketAuthenticatorOptions): AuthenticateSocket {
+export function createSocketAuthenticator({
+  auth,
+  access,
+  studioOrigin,
+  cookie = sessionCookie(undefined),
+}: SocketAuthenticatorOptions): AuthenticateSocket {
   const fromTrustedOrigin = createTrustedOriginCheck(studioOrigin);
   return async ({ token, request, siteId }) => {
-    const credential = token ?? readSessionCookie(request.headers.cookie);
+    const credential = token ?? cookie.read(request.headers.cookie);
     if (!credential) throw new UnauthenticatedError();
     const { user, sessionId, expiresAt } = await auth.authenticate(credential);
     // A page on another origin would otherwise open a socket on the Studio's cookie and read the site's events.

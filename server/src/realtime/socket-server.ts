@@ -40,6 +40,12 @@ interface SocketData {
 
 export type LumiSocketServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
+/**
+ * The Redis channel key of the socket.io adapter and of the workers' emitter, under QUEUE_PREFIX:
+ * deployments sharing one Redis must not exchange each other's events.
+ */
+export const socketIoKey = (prefix: string) => `${prefix}:socket.io`;
+
 export const siteRoom = (siteId: string) => `site:${siteId}`;
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 export const memberRoom = (siteId: string, userId: string) => `member:${siteId}:${userId}`;
@@ -50,6 +56,8 @@ export interface SocketServerOptions {
   redis?: RedisClientType;
   /** STUDIO_ORIGIN, allowed cross-origin with credentials. */
   studioOrigin?: string | undefined;
+  /** QUEUE_PREFIX: the adapter's channel is this deployment's own (socketIoKey). */
+  prefix?: string;
 }
 
 export interface ServeSocketsOptions {
@@ -69,7 +77,7 @@ function handshakeError(error: unknown): Error {
  * Built before the domain, since the outbox relay publishes through it; `serve` then attaches it to
  * the HTTP server with the handshake's authentication once the services exist.
  */
-export async function createSocketServer({ logger, redis, studioOrigin }: SocketServerOptions) {
+export async function createSocketServer({ logger, redis, studioOrigin, prefix }: SocketServerOptions) {
   // The Studio on another origin (STUDIO_ORIGIN) may poll with its cookie; no other origin gets CORS headers.
   const cors = studioOrigin ? { origin: new URL(studioOrigin).origin, credentials: true } : undefined;
   const io: LumiSocketServer = new Server({ path: '/socket.io', serveClient: false, ...(cors ? { cors } : {}) });
@@ -87,7 +95,7 @@ export async function createSocketServer({ logger, redis, studioOrigin }: Socket
       client.on('error', (error: Error) => logger.warn({ reason: error.message }, `socket.io redis ${role} error`));
       await client.connect();
     }
-    io.adapter(createAdapter(publisher, subscriber));
+    io.adapter(createAdapter(publisher, subscriber, prefix === undefined ? {} : { key: socketIoKey(prefix) }));
   }
   const streams = new SiteStreams();
   let served = false;

@@ -95,6 +95,8 @@ export class MembersService {
       name: input.name,
       passwordHash: await this.hasher.hash(password),
       isSuperadmin: false,
+      // Its creator knows its password: until the owner sets their own, no other site's admin may add it.
+      ...(actor.user.isSuperadmin ? {} : { heldBySiteId: siteId.toLowerCase() }),
     });
     return { member: await this.put(siteId, user.id, grant, actor), password };
   }
@@ -123,9 +125,24 @@ export class MembersService {
     if (!user) throw recordNotInSite();
     const extras = this.checkGrant(input, user.isSuperadmin, actor);
     const members = this.stores.forSite(siteId).members;
-    assertMayManage(actor, user, await members.get(user.id));
+    const current = await members.get(user.id);
+    assertMayManage(actor, user, current);
+    if (!current && !actor.user.isSuperadmin) await this.assertNotHeldElsewhere(siteId, user);
     const membership = await members.put(user.id, input.role, extras);
     return toMember(membership, user);
+  }
+
+  /**
+   * An account another site's admin created (and so knows the password of) is that site's until its
+   * owner sets their own password: adding it here would hand this site's access to the other admin.
+   */
+  private async assertNotHeldElsewhere(siteId: string, user: UserView): Promise<void> {
+    const holder = await this.stores.users.heldBy(user.id);
+    if (holder !== null && holder !== siteId.toLowerCase()) {
+      throw new ConflictError({
+        message: `${user.email} was created by another site's admin and is not yet its owner's: they must sign in and set their own password first`,
+      });
+    }
   }
 
   /**

@@ -70,7 +70,8 @@ export class UsersService {
       }
       changes.passwordHash = await this.hasher.hash(input.password);
     }
-    const updated = await this.stores.users.update(credentials.user.id, changes);
+    // Setting one's own password makes the account one's own: the site that created it no longer holds it.
+    const updated = await this.stores.users.update(credentials.user.id, changes, { release: self && changes.passwordHash !== undefined });
     if (!updated) throw new NotFoundError({ message: 'No such user' });
     if (changes.passwordHash !== undefined) {
       const ended = await this.stores.sessions.deleteForUser(updated.id, self ? actor.sessionId : undefined);

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CreateWebhookRequest, ForbiddenError, WEBHOOK_TEST_EVENT, type WebhookDeliveryView } from '@lumibase/shared';
 import type { WebhookStore } from '../store/webhook.store.js';
+import { maskedWebhookUrl } from '../webhooks/masked-url.js';
 import { assertPublicTarget, type Lookup } from '../webhooks/target-guard.js';
 import type { WebhooksQueue } from '../webhooks/webhooks.queue.js';
 
@@ -26,8 +27,10 @@ export class WebhooksService {
     return this.options.webhooks(siteId).create(input);
   }
 
-  list(siteId: string) {
-    return this.options.webhooks(siteId).list();
+  /** URLs masked past their first path segment: a Slack webhook's URL is a credential, shown whole only when created. */
+  async list(siteId: string) {
+    const webhooks = await this.options.webhooks(siteId).list();
+    return webhooks.map((webhook) => ({ ...webhook, url: maskedWebhookUrl(webhook.url) }));
   }
 
   async remove(siteId: string, id: string): Promise<void> {

@@ -109,12 +109,20 @@ describe('a skill module’s inspect', () => {
 
   it('previews the schema changes that add or change', async () => {
     const site = memorySite({ collections: { posts: { id: 'c1', fields: ['title'] } } });
-    const created = await inspect('createCollection', { name: 'pages', fields: [{ name: 'title', type: 'string', required: false }] }, { site });
+    const created = await inspect(
+      'createCollection',
+      { name: 'pages', fields: [{ name: 'title', type: 'string', required: false }] },
+      { site },
+    );
     expect(created).toEqual({
       target: { kind: 'collection', collection: 'pages' },
       impact: { summary: 'Creates the collection pages with 1 field' },
     });
-    const added = await inspect('createField', { collection: 'posts', field: { name: 'summary', type: 'text', required: false } }, { site });
+    const added = await inspect(
+      'createField',
+      { collection: 'posts', field: { name: 'summary', type: 'text', required: false } },
+      { site },
+    );
     expect(added.impact?.summary).toBe('Adds the field summary of posts');
     const changed = await inspect('updateField', { collection: 'posts', field: 'title', changes: { required: true } }, { site });
     expect(changed.target).toEqual({ kind: 'field', collection: 'posts', collectionId: 'c1', field: 'title' });

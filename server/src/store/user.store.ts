@@ -18,6 +18,8 @@ export interface NewUser {
   name: string;
   passwordHash: string;
   isSuperadmin: boolean;
+  /** The site the account belongs to until its owner sets their own password. */
+  heldBySiteId?: string;
 }
 
 export interface UserCredentials {
@@ -59,12 +61,16 @@ export class UserStore {
     return document ? { user: toUser(document), passwordHash: document.passwordHash } : null;
   }
 
-  /** The user after the change, or null when there is no such user. */
-  async update(id: string, changes: { name?: string; passwordHash?: string }): Promise<UserView | null> {
+  /**
+   * The user after the change, or null when there is no such user. `release` ends the hold of the
+   * site that created the account (its owner has set their own password).
+   */
+  async update(id: string, changes: { name?: string; passwordHash?: string }, { release = false } = {}): Promise<UserView | null> {
     const objectId = parseObjectId(id);
     if (!objectId) return null;
+    const update = release ? { $set: changes, $unset: { heldBySiteId: 1 } } : { $set: changes };
     const document = await this.users
-      .findOneAndUpdate({ _id: objectId }, { $set: changes }, { new: true, projection: PUBLIC_FIELDS })
+      .findOneAndUpdate({ _id: objectId }, update, { new: true, projection: PUBLIC_FIELDS })
       .lean<StoredUser>();
     return document ? toUser(document) : null;
   }
@@ -75,6 +81,14 @@ export class UserStore {
     if (!objectId) return false;
     const result = await this.users.deleteOne({ _id: objectId });
     return result.deletedCount > 0;
+  }
+
+  /** The site that holds the account (created it and its owner has not yet set a password), or null. */
+  async heldBy(id: string): Promise<string | null> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return null;
+    const document = await this.users.findById(objectId, { heldBySiteId: 1 }).lean<{ heldBySiteId?: string }>();
+    return document?.heldBySiteId ?? null;
   }
 
   async findByEmail(email: string): Promise<UserView | null> {

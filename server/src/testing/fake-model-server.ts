@@ -25,6 +25,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: any;
+  /** The client closed the request before its answer was sent (an aborted call). */
+  aborted?: boolean;
 }
 
 export interface FakeModelServer {
@@ -46,6 +48,9 @@ export async function startFakeModelServer(dialect: ModelDialect): Promise<FakeM
     void readJson(request).then(async (body) => {
       const recorded: RecordedRequest = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body };
       requests.push(recorded);
+      response.once('close', () => {
+        if (!response.writableFinished) recorded.aborted = true;
+      });
       const reply = responder ? responder(recorded) : (replies.shift() ?? { status: 500, headers: {} });
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       if (response.destroyed) return;

@@ -1,9 +1,10 @@
 // Delivers one webhook: sign, POST, record the attempt; a non-2xx or network error throws so BullMQ retries with backoff.
 import { WebhookDeliveryJob } from '@lumibase/shared';
 import { type Job, type Processor, UnrecoverableError } from 'bullmq';
+import { Agent, fetch } from 'undici';
 import type { Logger } from '../logger.js';
 import type { WebhookStore } from '../store/webhook.store.js';
-import { assertPublicTarget, type Lookup } from './target-guard.js';
+import { assertPublicTarget, guardedLookup, type Lookup, PRIVATE_TARGET } from './target-guard.js';
 import { webhookBody, webhookHeaders } from './webhook-message.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
@@ -14,6 +15,7 @@ export interface WebhookDeliveryProcessorOptions {
   /** Base of the Studio links in Slack messages. */
   studioUrl: string;
   allowPrivate: boolean;
+  /** The resolver of both checks (tests inject one that answers differently each time). */
   lookup?: Lookup;
   now?: () => Date;
 }
@@ -26,6 +28,8 @@ export function createWebhookDeliveryProcessor({
   lookup,
   now = () => new Date(),
 }: WebhookDeliveryProcessorOptions): Processor {
+  // The socket connects to the addresses its own lookup checked: a second answer cannot slip in between.
+  const dispatcher = allowPrivate ? undefined : new Agent({ connect: { lookup: guardedLookup(lookup) } });
   return async (job: Job) => {
     const parsed = WebhookDeliveryJob.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('malformed webhook job');
@@ -56,11 +60,17 @@ export function createWebhookDeliveryProcessor({
         body,
         redirect: 'manual',
         signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        ...(dispatcher ? { dispatcher } : {}),
       });
       responseStatus = response.status;
       await response.body?.cancel();
       if (response.status < 200 || response.status > 299) failure = `The receiver answered ${response.status}`;
     } catch (error) {
+      if ((error as { cause?: { code?: unknown } }).cause?.code === PRIVATE_TARGET) {
+        const refused = ((error as Error).cause as Error).message;
+        await store.recordAttempt(deliveryId, { status: 'failed', error: refused });
+        throw new UnrecoverableError(refused);
+      }
       failure = (error as Error).message;
     }
     if (!failure) {

@@ -52,7 +52,8 @@ export const updateItem = defineSkill({
 
 export const deleteItem = defineSkill({
   name: 'deleteItem',
-  description: 'Delete an item. Irreversible, so it is queued for a human admin to approve before it runs.',
+  description:
+    'Delete an item. It is queued for a human admin to approve before it runs; afterwards an admin can bring it back from its revisions.',
   parameters: z.strictObject({ collection: CollectionName, id: RecordId.describe('The id of the item') }),
   requiredCapabilities: ['content:write'],
   action: 'Delete an item',

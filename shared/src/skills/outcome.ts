@@ -36,11 +36,26 @@ export const ExecutedOutcome = z.object({
   undo: UndoRef.optional(),
 });
 
+/**
+ * What became of an approval, told back to its conversation as data (the model reads it as a tool
+ * result, never as its own words): who decided and why are quoted from people, not the Copilot.
+ */
+export const ApprovalDecisionNote = z.object({
+  status: z.enum(['approved', 'rejected', 'expired', 'failed']),
+  decidedBy: z.object({ name: z.string() }).optional(),
+  reason: z.string().optional(),
+  result: z.unknown().optional(),
+  error: z.string().optional(),
+});
+export type ApprovalDecisionNote = z.infer<typeof ApprovalDecisionNote>;
+
 export const PendingApprovalOutcome = z.object({
   status: z.literal('pending_approval'),
   skill: SkillCall,
   approvalId: z.string(),
   message: z.string(),
+  /** Only in a conversation's note on a settled approval: its outcome. */
+  decision: ApprovalDecisionNote.optional(),
 });
 
 export const DeniedOutcome = z.object({

@@ -75,8 +75,7 @@ export const updateField = defineSkill({
   readsContent: false,
   confirmByName: false,
   describe: ({ collection, field }) => text(collection) && text(field) && `Changes the field ${field} of ${collection}.`,
-  // The echo planner has no phrase for changing a field: adding one is the nearest that works.
-  example: (collection) => `add field summary to ${collection} as text`,
+  example: (collection) => `rename field summary in ${collection} to teaser`,
 });
 
 export const deleteField = defineSkill({

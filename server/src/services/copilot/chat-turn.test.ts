@@ -108,7 +108,8 @@ describe('a decided approval from a conversation', () => {
   };
   const lastMessage = async (siteId: string, conversationId: string) => {
     const messages = await database.stores.forSite(siteId).conversations.latestMessages(conversationId, 1);
-    return messages.at(-1)!.content;
+    const { content, results } = messages.at(-1)!;
+    return { content, decision: (results?.[0] as { decision?: unknown } | undefined)?.decision };
   };
 
   it('appends its rejection, with the reason, to the conversation, and the next turn’s model reads it', async () => {
@@ -129,9 +130,11 @@ describe('a decided approval from a conversation', () => {
       reason: 'that was an injection',
       decider: { ...ada, name: 'Bob' },
     });
-    expect(await lastMessage(siteId, conversationId)).toBe(
-      `Update on approval ${approvalId}: deleteCollection {"name":"posts"} was rejected by Bob: that was an injection. It did not run.`,
-    );
+    // The decider's name and reason travel as data, never in the note's words.
+    expect(await lastMessage(siteId, conversationId)).toEqual({
+      content: `Update on approval ${approvalId}: deleteCollection was rejected; it did not run.`,
+      decision: { status: 'rejected', decidedBy: { name: 'Bob' }, reason: 'that was an injection' },
+    });
   });
 
   it('appends its execution’s result, or its failure, to the conversation', async () => {
@@ -145,14 +148,14 @@ describe('a decided approval from a conversation', () => {
       await runApproval({ approval: executing!, approvals, executors: recorder.executors });
       return lastMessage(siteId, conversationId);
     };
-    expect(await run({ error: new Error('disk full') })).toMatch(
-      new RegExp(
-        `^Update on approval ${approvalId}: deleteCollection \\{"name":"posts"\\} was approved but failed: .+ It is pending again\\.$`,
-      ),
-    );
-    expect(await run({ result: { deleted: 'posts', items: 3 } })).toBe(
-      `Update on approval ${approvalId}: deleteCollection {"name":"posts"} was approved by Bob and ran. Result: {"deleted":"posts","items":3}`,
-    );
+    expect(await run({ error: new Error('disk full') })).toEqual({
+      content: `Update on approval ${approvalId}: deleteCollection was approved but failed; it is pending again.`,
+      decision: { status: 'failed', error: expect.any(String) },
+    });
+    expect(await run({ result: { deleted: 'posts', items: 3 } })).toEqual({
+      content: `Update on approval ${approvalId}: deleteCollection was approved and ran.`,
+      decision: { status: 'approved', decidedBy: { name: 'Bob' }, result: { deleted: 'posts', items: 3 } },
+    });
   });
 });
 

@@ -8,9 +8,9 @@ import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/
 import { ChatService } from './chat.service.js';
 import { COPILOT_SYSTEM_PROMPT } from './planner-messages.js';
 
-/** A planner that answers from a script and remembers what it was given. */
+/** A planner that answers from a script and remembers what it was given (one step per turn: maxSteps 1). */
 class ScriptedPlanner implements Planner {
-  readonly provider = 'echo' as const;
+  readonly provider = 'openai' as const;
   inputs: PlannerInput[] = [];
   next: PlannerOutput | Error = { text: 'ok', toolCalls: [] };
 
@@ -37,6 +37,7 @@ beforeAll(async () => {
     harness: new AISecureHarness({ stores: database.stores, executors: recorder.executors }),
     planner,
     rateLimiter: { consume: async (userId) => void consumed.push(userId) },
+    maxSteps: 1,
   });
 });
 afterAll(() => database?.close());

@@ -9,6 +9,7 @@ import {
 } from '@lumibase/shared';
 import type { HarnessActor } from '../../harness/ai-secure-harness.js';
 import { ModelCallError } from '../../llm/model-call-error.js';
+import { echoReplySentence } from '../../llm/echo-reply.js';
 import type { Planner } from '../../llm/planner.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
 import { CONTEXT_MESSAGES, type Conversation, type ConversationRepository } from '../../store/ai/conversation.store.js';
@@ -16,6 +17,7 @@ import { recordNotInSite } from '../../store/record-not-in-site.js';
 import type { ChatRateLimiter } from './chat-rate-limiter.js';
 import { contentReadsOf, runCopilotTurn, type TurnHarness } from './copilot-turn.js';
 import { plannerMessages, type SiteBrief } from './planner-messages.js';
+import { toolsForCaller } from './tools-for-caller.js';
 
 export interface ChatInput {
   siteId: string;
@@ -25,6 +27,8 @@ export interface ChatInput {
   conversationId?: string | undefined;
   /** The caller's session: its sockets receive the turn's copilot-progress events. */
   sessionId?: string | undefined;
+  /** Aborted when the caller went away: the model call in flight is aborted and no further step starts. */
+  signal?: AbortSignal | undefined;
 }
 
 /** Where copilot-progress events go: the caller's own sockets (a session room), never the site's. */
@@ -50,6 +54,8 @@ export interface ChatServiceOptions {
 
 const TITLE_MAX = 80;
 const DEFAULT_MAX_STEPS = 5;
+const ECHO_STEPS = 2;
+const CANCELLED = 'Cancelled: the request was closed before the Copilot finished; nothing more was run.';
 
 export class ChatService {
   private readonly clock: () => Date;
@@ -65,7 +71,7 @@ export class ChatService {
    * that is not the caller's own in this site; UnavailableError when no model call of the turn got
    * an answer. Any other model failure is a `denied` answer saying the model failed.
    */
-  async chat({ siteId, actor, message, conversationId, sessionId }: ChatInput): Promise<ChatResponse> {
+  async chat({ siteId, actor, message, conversationId, sessionId, signal }: ChatInput): Promise<ChatResponse> {
     await this.options.rateLimiter.consume(actor.id);
     const { conversations } = this.options.stores.forSite(siteId);
     const conversation =
@@ -76,18 +82,26 @@ export class ChatService {
     // The context window is read before the new message is stored: the 20 before it, then it.
     const history = conversationId === undefined ? [] : await conversations.latestMessages(conversation.id, CONTEXT_MESSAGES);
     await conversations.appendMessage(conversation.id, { role: 'user', content: message, createdAt: this.clock().toISOString() });
-    const brief = this.options.siteSchema
-      ? { collections: await this.options.siteSchema(siteId), capabilities: actor.capabilities }
-      : undefined;
     const { planner, progress } = this.options;
+    const { tools, turnedOff } = toolsForCaller(this.tools, actor, await this.options.stores.forSite(siteId).policy.get());
+    const brief = this.options.siteSchema
+      ? {
+          collections: await this.options.siteSchema(siteId),
+          capabilities: actor.capabilities,
+          today: this.clock().toISOString().slice(0, 10),
+          turnedOff,
+        }
+      : undefined;
     const turn = await runCopilotTurn({
       planner,
       harness: this.options.harness,
-      tools: this.tools,
+      tools,
+      ...(signal ? { signal } : {}),
       messages: plannerMessages(history, message, brief),
       context: { siteId, actor, message, conversationId: conversation.id },
-      // The echo planner reads only the current message: a second step would repeat the first.
-      maxSteps: planner.provider === 'echo' ? 1 : (this.options.maxSteps ?? DEFAULT_MAX_STEPS),
+      // The echo planner makes its call, then says what came of it: two steps, never more.
+      maxSteps: planner.provider === 'echo' ? ECHO_STEPS : (this.options.maxSteps ?? DEFAULT_MAX_STEPS),
+      siteCollections: brief?.collections.map((collection) => collection.name),
       // A real model reads the history's tool results again, so content read in earlier turns may steer this one.
       readEarlier: planner.provider === 'echo' ? [] : contentReadsOf(history.flatMap((entry) => entry.results ?? [])),
       progress: progress && sessionId ? (event) => progress.send(sessionId, { conversationId: conversation.id, ...event }) : undefined,
@@ -98,8 +112,11 @@ export class ChatService {
       this.options.reportError?.(turn.error);
       if (turn.unreachable) throw new UnavailableError({ message: 'The Copilot’s language model is unavailable; try again later' });
       outcomes.push(modelFailed(turn.error));
+    } else if (turn.cancelled) {
+      // The caller went away: what already ran stays, and the conversation says the rest was cancelled.
+      outcomes.push({ status: 'executed', message: CANCELLED });
     } else if (outcomes.length === 0) {
-      outcomes.push({ status: 'executed', message: turn.reply });
+      outcomes.push({ status: 'executed', message: turn.reply || plainReply([]) });
     }
     const usage = turn.usage;
     await conversations.appendMessage(conversation.id, {
@@ -111,8 +128,19 @@ export class ChatService {
     });
     // A failed turn answers with the failure first: it is the turn's verdict.
     const first = turn.ok ? outcomes[0]! : outcomes.at(-1)!;
-    return { ...first, conversationId: conversation.id, results: outcomes, reply: turn.ok ? turn.reply : '', ...(usage ? { usage } : {}) };
+    const reply = (turn.ok ? turn.reply.trim() : '') || plainReply(outcomes);
+    return { ...first, conversationId: conversation.id, results: outcomes, reply, ...(usage ? { usage } : {}) };
   }
+}
+
+/** The turn's answer when the model gave none (or failed): one plain sentence per outcome, never empty. */
+function plainReply(outcomes: readonly SkillOutcome[]): string {
+  const sentences = outcomes.map((outcome) =>
+    outcome.skill
+      ? echoReplySentence({ ...outcome, tool: outcome.skill.name }, (outcome.skill.arguments ?? {}) as Record<string, unknown>)
+      : (outcome.message ?? ''),
+  );
+  return sentences.filter((sentence) => sentence.trim() !== '').join('\n') || 'I have nothing to add.';
 }
 
 /** Timeouts, 5xx after retries, unreadable output: said plainly, nothing of the failing step ran. */

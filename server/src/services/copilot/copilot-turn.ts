@@ -20,10 +20,14 @@ export interface CopilotTurnOptions {
   /** Content read in earlier turns of the conversation, which the model reads again in the history: it may steer this turn too. */
   readEarlier?: readonly ReadBefore[];
   progress?: ((event: Omit<CopilotProgressEvent, 'conversationId'>) => void) | undefined;
+  /** The site's collection names, handed to the planner for its examples. */
+  siteCollections?: readonly string[] | undefined;
+  /** The caller went away: the model call in flight is aborted and no further step or call starts. */
+  signal?: AbortSignal | undefined;
 }
 
 export type TurnResult =
-  | { ok: true; outcomes: SkillOutcome[]; texts: string[]; reply: string; usage?: TokenUsage }
+  | { ok: true; outcomes: SkillOutcome[]; texts: string[]; reply: string; usage?: TokenUsage; cancelled?: boolean }
   /** `unreachable`: no model call of the turn got an answer (the caller answers 503). */
   | { ok: false; unreachable: boolean; error: unknown; outcomes: SkillOutcome[]; texts: string[]; usage?: TokenUsage };
 
@@ -40,6 +44,8 @@ export async function runCopilotTurn({
   maxSteps,
   readEarlier = [],
   progress,
+  siteCollections,
+  signal,
 }: CopilotTurnOptions): Promise<TurnResult> {
   const conversation = [...messages];
   const outcomes: SkillOutcome[] = [];
@@ -48,30 +54,41 @@ export async function runCopilotTurn({
   let usage: TokenUsage | undefined;
   let answered = false;
 
+  const cancelled = (): TurnResult => ({ ok: true, cancelled: true, outcomes, texts, reply: '', ...(usage ? { usage } : {}) });
+  /** One model call; `toolChoice: 'none'` for the wrap-up after the step limit. */
+  const ask = async (step: number, toolChoice?: 'none') =>
+    planner.plan({
+      messages: conversation,
+      tools,
+      ...(toolChoice ? { toolChoice } : {}),
+      ...(signal ? { signal } : {}),
+      ...(siteCollections ? { siteCollections } : {}),
+      ...(progress ? { onText: (text: string) => progress({ step, kind: 'text', text }) } : {}),
+    });
+  const addUsage = (more: TokenUsage | undefined) => {
+    if (more)
+      usage = { inputTokens: (usage?.inputTokens ?? 0) + more.inputTokens, outputTokens: (usage?.outputTokens ?? 0) + more.outputTokens };
+  };
+
   for (let step = 1; step <= maxSteps; step++) {
+    if (signal?.aborted) return cancelled();
     let output: Awaited<ReturnType<Planner['plan']>>;
     try {
-      output = await planner.plan({
-        messages: conversation,
-        tools,
-        ...(progress ? { onText: (text: string) => progress({ step, kind: 'text', text }) } : {}),
-      });
+      output = await ask(step);
     } catch (error) {
+      if (signal?.aborted) return cancelled();
       const unreachable = !answered && (!(error instanceof ModelCallError) || error.kind === 'unreachable');
       return { ok: false, unreachable, error, outcomes, texts, ...(usage ? { usage } : {}) };
     }
     answered = true;
-    if (output.usage)
-      usage = {
-        inputTokens: (usage?.inputTokens ?? 0) + output.usage.inputTokens,
-        outputTokens: (usage?.outputTokens ?? 0) + output.usage.outputTokens,
-      };
+    addUsage(output.usage);
     if (output.text) texts.push(output.text);
     if (output.toolCalls.length === 0) return { ok: true, outcomes, texts, reply: output.text ?? '', ...(usage ? { usage } : {}) };
 
     const calls = output.toolCalls.map((call, index): PlannedToolCall => ({ ...call, id: call.id ?? `step${step}-${index}` }));
     conversation.push({ role: 'assistant', content: output.text ?? '', toolCalls: calls });
     for (const call of calls) {
+      if (signal?.aborted) return cancelled();
       progress?.({ step, kind: 'tool-call', skill: call.name });
       const outcome = call.argumentsError
         ? malformedCall(call)
@@ -82,13 +99,31 @@ export async function runCopilotTurn({
       outcomes.push(outcome);
       progress?.({ step, kind: 'tool-result', skill: call.name, status: outcome.status });
       if (outcome.status === 'executed' && readsContent(call.name)) noteReads(readBefore, call.name, call.arguments, outcome.data);
-      conversation.push({ role: 'tool', content: toolContent(outcome), toolCallId: call.id!, toolName: call.name });
+      conversation.push({
+        role: 'tool',
+        content: toolContent(outcome),
+        toolCallId: call.id!,
+        toolName: call.name,
+        ...(outcome.status === 'denied' ? { isError: true } : {}),
+      });
     }
   }
-  const last = texts.at(-1) ?? '';
-  // A one-step planner (echo) ends every turn here by design: only a model cut short is told so.
-  const reply = maxSteps > 1 ? `${last}${last ? '\n' : ''}(Stopped after ${maxSteps} model steps.)` : last;
-  return { ok: true, outcomes, texts, reply, ...(usage ? { usage } : {}) };
+  // The step limit is reached with calls still coming: one last call without tools, for the answer.
+  if (maxSteps > 1 && !signal?.aborted) {
+    try {
+      const wrapUp = await ask(maxSteps + 1, 'none');
+      addUsage(wrapUp.usage);
+      if (wrapUp.text) {
+        texts.push(wrapUp.text);
+        return { ok: true, outcomes, texts, reply: wrapUp.text, ...(usage ? { usage } : {}) };
+      }
+    } catch (error) {
+      if (signal?.aborted) return cancelled();
+      // The steps' outcomes stand; the reply falls back to one sentence per outcome.
+    }
+  }
+  if (signal?.aborted) return cancelled();
+  return { ok: true, outcomes, texts, reply: '', ...(usage ? { usage } : {}) };
 }
 
 /** Arguments the model sent as malformed JSON: denied with why, nothing run, the model told like any denial. */
@@ -105,9 +140,14 @@ function malformedCall(call: PlannedToolCall): SkillOutcome {
 /** What earlier outcomes (of the conversation's history) read of the site's content, as `readBefore` entries. */
 export function contentReadsOf(outcomes: readonly SkillOutcome[]): ReadBefore[] {
   const reads: ReadBefore[] = [];
-  for (const outcome of outcomes)
+  for (const outcome of outcomes) {
     if (outcome.status === 'executed' && outcome.skill && readsContent(outcome.skill.name))
       noteReads(reads, outcome.skill.name, outcome.skill.arguments, outcome.data);
+    // An approved call's result (told back in the approval's note) is content the model reads as well.
+    const result = outcome.status === 'pending_approval' ? outcome.decision?.result : undefined;
+    if (outcome.status === 'pending_approval' && result !== undefined && result !== null)
+      noteReads(reads, outcome.skill.name, outcome.skill.arguments, result);
+  }
   return reads;
 }
 

@@ -27,6 +27,8 @@ const owedNoteSchema = new Schema(
     messageId: { type: Schema.Types.ObjectId, required: true },
     conversationId: { type: String, required: true },
     content: { type: String, required: true },
+    /** The outcome as data (JSON of SkillOutcome[]): what the model reads instead of the words. */
+    resultsJson: { type: String },
     createdAt: { type: Date, required: true },
   },
   { _id: false, ...options },

@@ -178,7 +178,13 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
     return this.models.audit.countDocuments(this.scoped({}));
   }
 
+  /**
+   * The chain must also end at the head: entries deleted from its end leave a chain that is valid as
+   * far as it goes, but shorter than the head says. The head is read first: an entry appended during
+   * the walk is already in MongoDB when the head names it.
+   */
   async verify(): Promise<AuditVerification> {
+    const head = await this.head();
     // Entries without a seq (inserted behind the API's back) sort first and break the chain at 1.
     const cursor = this.models.audit.find(this.scoped({})).sort({ seq: 1 }).batchSize(VERIFY_BATCH).lean<AuditDocument[]>().cursor();
     let expected = 1;
@@ -193,7 +199,9 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
           document.prevHash === prevHash &&
           onlyStoredFields(document) &&
           typeof document.hash === 'string' &&
-          document.hash === chainHash(contentOf(document));
+          document.hash === chainHash(contentOf(document)) &&
+          // The entry the head names is the one the head was written for.
+          (head?.seq !== expected || head.hash === document.hash);
         if (!intact) {
           // Changed: its own seq. Removed: the next entry skips it, so the missing seq. Inserted: its seq.
           return { valid: false, entries: await this.count(), brokenAt: expected };
@@ -204,6 +212,8 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
     } finally {
       await cursor.close();
     }
+    // The end removed: the chain stops before the head, at the first missing seq.
+    if (head && head.seq >= expected) return { valid: false, entries, brokenAt: expected };
     return { valid: true, entries };
   }
 }

@@ -8,6 +8,11 @@ const userSchema = new Schema(
     name: { type: String, required: true },
     passwordHash: { type: String, required: true },
     isSuperadmin: { type: Boolean, required: true, default: false },
+    /**
+     * The site whose admin (not a superadmin) created the account with a generated password: the
+     * account belongs to that site until its owner sets their own password (API.md, POST /members).
+     */
+    heldBySiteId: { type: String },
   },
   { collection: 'users', timestamps: true, autoIndex: false },
 );

@@ -1,0 +1,18 @@
+// `npm run eval`: every scenario against the echo planner and a scripted model per provider format; prints the table.
+import { type EvalPlanner, runEval } from './run-eval.js';
+import { failuresOf, figuresOf, reportTable } from './eval-report.js';
+import { SCENARIOS } from './scenarios.js';
+
+const planners: EvalPlanner[] = ['echo', 'openai', 'anthropic', 'gemini'];
+const rows = [];
+let failed = 0;
+for (const planner of planners) {
+  const runs = await runEval(SCENARIOS, planner);
+  rows.push({ planner, figures: figuresOf(runs) });
+  for (const failure of failuresOf(runs)) {
+    failed++;
+    console.log(`${planner}: ${failure}`);
+  }
+}
+console.log(reportTable(rows));
+process.exit(failed === 0 ? 0 : 1);

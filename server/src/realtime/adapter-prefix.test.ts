@@ -1,0 +1,76 @@
+// Two deployments on one Redis (different QUEUE_PREFIX): a site event of one, from a server or a worker's emitter,
+// reaches its own servers and never the other deployment's.
+import { randomBytes } from 'node:crypto';
+import { Emitter } from '@socket.io/redis-emitter';
+import { createClient, type RedisClientType } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.js';
+import { SITE_EVENT_CHANNEL } from '@lumibase/shared';
+import { createSocketServer, socketIoKey } from './socket-server.js';
+
+type SocketServer = Awaited<ReturnType<typeof createSocketServer>>;
+
+const logger = createLogger({ level: 'silent' });
+const prefixA = `test-adapter-a-${randomBytes(4).toString('hex')}`;
+const prefixB = `test-adapter-b-${randomBytes(4).toString('hex')}`;
+let redis: RedisClientType;
+let emitterClient: RedisClientType;
+let a1: SocketServer;
+let a2: SocketServer;
+let b: SocketServer;
+const heardBy = { a2: [] as number[], b: [] as number[] };
+
+function event(seq: number) {
+  return {
+    siteId: '64b000000000000000000001',
+    seq,
+    name: 'content-changed',
+    payload: { collection: 'posts' },
+    at: new Date().toISOString(),
+  };
+}
+
+async function until(check: () => boolean, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((wait) => setTimeout(wait, 20));
+  }
+}
+
+beforeAll(async () => {
+  redis = createClient({ url: process.env.LUMIBASE_TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
+  await redis.connect();
+  emitterClient = redis.duplicate();
+  await emitterClient.connect();
+  [a1, a2, b] = await Promise.all([
+    createSocketServer({ logger, redis, prefix: prefixA }),
+    createSocketServer({ logger, redis, prefix: prefixA }),
+    createSocketServer({ logger, redis, prefix: prefixB }),
+  ]);
+  a2.io.on(SITE_EVENT_CHANNEL as never, ((raw: { seq: number }) => heardBy.a2.push(raw.seq)) as never);
+  b.io.on(SITE_EVENT_CHANNEL as never, ((raw: { seq: number }) => heardBy.b.push(raw.seq)) as never);
+  // The adapters' subscriptions settle before the first publish.
+  await new Promise((settle) => setTimeout(settle, 300));
+});
+afterAll(async () => {
+  await Promise.all([a1?.close(), a2?.close(), b?.close()]);
+  await emitterClient?.quit();
+  await redis?.quit();
+});
+
+describe('the socket.io channel under QUEUE_PREFIX', () => {
+  it("carries a server's event to its own deployment's servers only", async () => {
+    a1.publish(event(1) as never);
+    await until(() => heardBy.a2.includes(1));
+    await new Promise((settle) => setTimeout(settle, 300));
+    expect(heardBy.b).toEqual([]);
+  });
+
+  it("carries a worker emitter's event (keyed by the same prefix) to its own deployment's servers only", async () => {
+    new Emitter(emitterClient, { key: socketIoKey(prefixA) }).serverSideEmit(SITE_EVENT_CHANNEL, event(2));
+    await until(() => heardBy.a2.includes(2));
+    await new Promise((settle) => setTimeout(settle, 300));
+    expect(heardBy.b).toEqual([]);
+  });
+});
