@@ -16,6 +16,7 @@ import { createHttpApp } from './http/app.js';
 import { createQueueDashboard } from './http/queue-dashboard.js';
 import { sessionCookie } from './http/session-cookie.js';
 import { createWebhooksRouter } from './http/webhooks.router.js';
+import { composeMcp } from './mcp/compose-mcp.js';
 import { QUEUE_NAMES } from './queues/queue-table.js';
 import { WebhooksService } from './services/webhooks.service.js';
 import type { DependencyCheck } from './infrastructure/dependency-check.js';
@@ -112,6 +113,7 @@ export async function composeServer({
     api,
     studioOrigin: config.STUDIO_ORIGIN,
     admin: queueDashboard.router,
+    mcp: composeMcp({ config, logger, redis, domain, copilot }),
     ...(studio ? { studio } : {}),
   });
 

@@ -28,6 +28,10 @@ export const ApprovalContext = z.object({
   message: z.string(),
   conversationId: z.string().optional(),
   readBefore: z.array(ReadBefore).optional(),
+  /** Asked by an outside agent over MCP (absent: the Copilot). */
+  via: z.literal('mcp').optional(),
+  /** The MCP client's name (its initialize clientInfo), as the Studio shows it: "through Claude Desktop". */
+  client: z.string().max(200).optional(),
 });
 export type ApprovalContext = z.infer<typeof ApprovalContext>;
 

@@ -94,6 +94,8 @@ function toApproval(document: ApprovalDocument): Approval {
   };
   if (document.context.conversationId != null) approval.context.conversationId = document.context.conversationId;
   if (document.context.readBeforeJson != null) approval.context.readBefore = decodeJson(document.context.readBeforeJson) as ReadBefore[];
+  if (document.context.via === 'mcp') approval.context.via = 'mcp';
+  if (document.context.client != null) approval.context.client = document.context.client;
   if (document.decidedBy != null) approval.decidedBy = { id: document.decidedBy.id, name: document.decidedBy.name ?? '' };
   if (document.decidedAt != null) approval.decidedAt = toIso(document.decidedAt);
   if (document.reason != null) approval.reason = document.reason;

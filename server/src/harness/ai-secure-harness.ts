@@ -33,6 +33,9 @@ export interface HarnessContext {
   conversationId?: string;
   /** What the model read earlier in the same turn; recorded on an approval this call creates. */
   readBefore?: ReadBefore[];
+  /** An outside agent's call over MCP, and that agent's name: recorded on an approval this call creates. */
+  via?: 'mcp';
+  client?: string;
 }
 
 /** A tool call as a planner produced it: arguments are untrusted until parsed. */
@@ -194,6 +197,7 @@ export class AISecureHarness {
           message: context.message,
           ...(context.conversationId ? { conversationId: context.conversationId } : {}),
           ...(context.readBefore?.length ? { readBefore: context.readBefore } : {}),
+          ...(context.via ? { via: context.via, ...(context.client ? { client: context.client } : {}) } : {}),
         },
         status: 'pending',
         requestedBy: actorOf(context),

@@ -20,11 +20,13 @@ export interface HttpAppOptions {
   studio?: RequestHandler;
   /** Operators' pages outside the API (the queue dashboard), each doing its own authentication. */
   admin?: Router;
+  /** POST /mcp for outside agents (it does its own authentication). */
+  mcp?: Router;
   /** STUDIO_ORIGIN: the one origin allowed cross-origin (with credentials). */
   studioOrigin?: string | undefined;
 }
 
-export function createHttpApp({ logger, dependencies, api, studio, studioOrigin, admin }: HttpAppOptions): express.Express {
+export function createHttpApp({ logger, dependencies, api, studio, studioOrigin, admin, mcp }: HttpAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', TRUSTED_PROXIES);
@@ -34,6 +36,7 @@ export function createHttpApp({ logger, dependencies, api, studio, studioOrigin,
   // Public: the API's description and reference need no credentials.
   app.use(createDocsRouter());
   if (admin) app.use(admin);
+  if (mcp) app.use(mcp);
   // The api router parses JSON bodies itself, after authentication: no credentials is a 401 even for a malformed body.
   app.use('/api/v1', api, notFoundHandler);
   if (studio) app.use(studio);

@@ -43,7 +43,13 @@ const approvalSchema = new Schema(
     context: {
       type: new Schema(
         // encodeJson(readBefore), like the arguments.
-        { message: { type: String }, conversationId: { type: String }, readBeforeJson: { type: String } },
+        {
+          message: { type: String },
+          conversationId: { type: String },
+          readBeforeJson: { type: String },
+          via: { type: String },
+          client: { type: String },
+        },
         { _id: false, ...options },
       ),
       required: true,
