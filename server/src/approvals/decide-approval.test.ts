@@ -20,10 +20,10 @@ const reportError = vi.fn();
 beforeAll(async () => {
   database = await openTestDatabase();
   recorder = recordingExecutors();
-  harness = new AISecureHarness({ stores: database.stores, executors: recorder.executors });
+  harness = new AISecureHarness({ targets: NO_TARGETS, stores: database.stores, executors: recorder.executors });
   // The worker's job runner, called directly: what the queue does, without Redis in between.
   const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors, reportError, targets: NO_TARGETS });
-  decider = new ApprovalDecider({ stores: database.stores, executor: inProcessExecutor(database.stores, runner) });
+  decider = new ApprovalDecider({ targets: NO_TARGETS, stores: database.stores, executor: inProcessExecutor(database.stores, runner) });
 });
 afterAll(() => database?.close());
 
@@ -43,7 +43,7 @@ const auditActions = async (siteId: string) =>
   (await database.stores.forSite(siteId).audit.list({ limit: 100 })).map((entry) => entry.action).reverse();
 
 describe('ApprovalDecider.decideApproval', () => {
-  it('property 7: runs the executor once with the stored arguments; approved only on success, else pending with lastError', async () => {
+  it('runs the executor once with the stored arguments; approved only on success, else pending with lastError', async () => {
     const outcomes = fc.oneof(
       fc.record({ ok: fc.constant(true as const), result: fc.jsonValue() }),
       fc.record({ ok: fc.constant(false as const), message: fc.string({ minLength: 1, maxLength: 80 }) }),
@@ -215,6 +215,7 @@ describe('ApprovalDecider.decideApproval', () => {
     recorder.reset();
     const { siteId, approval } = await requestApproval('deleteCollection', { name: 'late' });
     const later = new ApprovalDecider({
+      targets: NO_TARGETS,
       stores: database.stores,
       executor: { execute: async () => Promise.reject(new Error('must not run')) },
       clock: () => new Date(Date.parse(approval.expiresAt) + 1),

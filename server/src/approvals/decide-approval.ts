@@ -21,7 +21,7 @@ import { recordNotInSite } from '../store/record-not-in-site.js';
 import type { ApprovalRepository } from './approval.store.js';
 import type { PolicyRepository } from '../store/ai/policy.store.js';
 import type { ApprovalExecutor } from './approval-executor.js';
-import { type ApprovalTargets, NO_TARGETS, sameImpact, sameTarget } from '../skills/approval-targets.js';
+import { type ApprovalTargets, sameImpact, sameTarget } from '../skills/approval-targets.js';
 import { expire, refreshImpact, reject, startExecution } from './approval-operations.js';
 
 export interface Decider extends ActorRef, CapabilityHolder {}
@@ -46,7 +46,8 @@ export interface DeciderStores {
 export interface ApprovalDeciderOptions {
   stores: DeciderStores;
   executor: ApprovalExecutor;
-  targets?: ApprovalTargets;
+  /** Required: a wiring cannot forget target binding (tests that do not bind pass NO_TARGETS). */
+  targets: ApprovalTargets;
   clock?: () => Date;
 }
 
@@ -56,7 +57,7 @@ export class ApprovalDecider {
 
   constructor(private readonly options: ApprovalDeciderOptions) {
     this.clock = options.clock ?? (() => new Date());
-    this.targets = options.targets ?? NO_TARGETS;
+    this.targets = options.targets;
   }
 
   /**

@@ -29,9 +29,9 @@ let decider: ApprovalDecider;
 beforeAll(async () => {
   database = await openTestDatabase();
   recorder = recordingExecutors();
-  harness = new AISecureHarness({ stores: database.stores, executors: recorder.executors });
+  harness = new AISecureHarness({ targets: NO_TARGETS, stores: database.stores, executors: recorder.executors });
   const runner = new ApprovalJobRunner({ stores: database.stores, executors: recorder.executors, targets: NO_TARGETS });
-  decider = new ApprovalDecider({ stores: database.stores, executor: inProcessExecutor(database.stores, runner) });
+  decider = new ApprovalDecider({ targets: NO_TARGETS, stores: database.stores, executor: inProcessExecutor(database.stores, runner) });
 });
 afterAll(() => database?.close());
 

@@ -89,7 +89,11 @@ describe('a worker killed between settling an approval and its audit entry, twic
     const approvalId = outcome.approvalId;
 
     // Approved: the job is queued (the API does not wait for it here).
-    const decider = new ApprovalDecider({ stores: live.aiStores, executor: { execute: async (approval) => approval } });
+    const decider = new ApprovalDecider({
+      targets: NO_TARGETS,
+      stores: live.aiStores,
+      executor: { execute: async (approval) => approval },
+    });
     await decider.decideApproval({ siteId, approvalId, decision: 'approved', decider: admin });
 
     const runner = new ApprovalJobRunner({ stores: dyingWorker(), executors: recorder.executors, targets: NO_TARGETS });

@@ -16,6 +16,7 @@ import {
   validCallArbitrary,
 } from '../testing/harness-arbitraries.js';
 import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
+import { NO_TARGETS } from '../skills/approval-targets.js';
 
 const RUNS = { numRuns: 100 };
 
@@ -26,7 +27,7 @@ let harness: AISecureHarness;
 beforeAll(async () => {
   database = await openTestDatabase();
   recorder = recordingExecutors();
-  harness = new AISecureHarness({ stores: database.stores, executors: recorder.executors });
+  harness = new AISecureHarness({ targets: NO_TARGETS, stores: database.stores, executors: recorder.executors });
 });
 afterAll(() => database?.close());
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 import { AISecureHarness, type HarnessActor, type HarnessContext } from './ai-secure-harness.js';
 import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
+import { NO_TARGETS } from '../skills/approval-targets.js';
 
 let database: TestDatabase;
 let recorder: RecordingExecutors;
@@ -15,6 +16,7 @@ beforeAll(async () => {
   database = await openTestDatabase();
   recorder = recordingExecutors();
   harness = new AISecureHarness({
+    targets: NO_TARGETS,
     stores: database.stores,
     executors: recorder.executors,
     clock,

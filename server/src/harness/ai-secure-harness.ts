@@ -19,7 +19,7 @@ import type { AuditRepository, NewAuditEntry } from '../store/ai/audit.store.js'
 import type { ApprovalRepository } from '../approvals/approval.store.js';
 import type { ConversationRepository } from '../store/ai/conversation.store.js';
 import type { PolicyRepository } from '../store/ai/policy.store.js';
-import { type ApprovalTargets, NO_TARGETS } from '../skills/approval-targets.js';
+import type { ApprovalTargets } from '../skills/approval-targets.js';
 import { describeFailure, jsonSafe } from '../approvals/describe-failure.js';
 import { type SkillExecutors, runSkillExecutor } from '../approvals/skill-executors.js';
 
@@ -66,8 +66,8 @@ export interface AISecureHarnessOptions {
   undoFor?: (siteId: string, operationId: string) => Promise<UndoRef | undefined>;
   /** Receives executor errors that are not DomainErrors (logged by the composition root). */
   reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
-  /** Takes each approval's target and impact at creation. */
-  targets?: ApprovalTargets;
+  /** Takes each approval's target and impact at creation (required: a wiring cannot forget target binding). */
+  targets: ApprovalTargets;
   /** How long a pending approval waits for a decision (APPROVAL_TTL_SECONDS). */
   approvalTtlMs?: number;
 }
@@ -91,7 +91,7 @@ export class AISecureHarness {
     newOperationId = randomUUID,
     reportError,
     undoFor,
-    targets = NO_TARGETS,
+    targets,
     approvalTtlMs = DEFAULT_APPROVAL_TTL_MS,
   }: AISecureHarnessOptions) {
     this.undoFor = undoFor;

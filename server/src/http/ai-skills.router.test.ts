@@ -25,6 +25,7 @@ import { withoutRequestId } from '../testing/test-server.js';
 import { RunSkillService } from '../services/copilot/run-skill.service.js';
 import { createAiSkillsRouter } from './ai-skills.router.js';
 import { errorMiddleware } from './error-middleware.js';
+import { NO_TARGETS } from '../skills/approval-targets.js';
 
 useAiServer('ai-skills');
 
@@ -107,7 +108,7 @@ describe('POST /ai/skills/:name behind the gate, for a caller without the skillâ
   beforeAll(async () => {
     database = await openTestDatabase();
     recorder = recordingExecutors();
-    const harness = new AISecureHarness({ stores: database.stores, executors: recorder.executors });
+    const harness = new AISecureHarness({ targets: NO_TARGETS, stores: database.stores, executors: recorder.executors });
     const app = express();
     app.use(express.json());
     // What authenticate and tenancy leave on the request: a member of `site` holding content:read only.

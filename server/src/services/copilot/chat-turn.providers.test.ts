@@ -12,6 +12,7 @@ import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/
 import { type FakeModelServer, type ModelDialect, startFakeModelServer } from '../../testing/fake-model-server.js';
 import { type RecordingExecutors, recordingExecutors } from '../../testing/recording-executors.js';
 import { ChatService } from './chat.service.js';
+import { NO_TARGETS } from '../../skills/approval-targets.js';
 
 const KEY = 'sk-turn-SECRET-77aa';
 
@@ -82,7 +83,7 @@ describe.each(PROVIDERS)('a chat turn with the $provider planner', ({ provider, 
     planner = createPlanner({ LLM_TIMEOUT_MS: 5000, ...config(server.url) } as PlannerConfig, { retry: { logger, sleep: async () => {} } });
     chat = new ChatService({
       stores: database.stores,
-      harness: new AISecureHarness({ stores: database.stores, executors: recorder.executors }),
+      harness: new AISecureHarness({ targets: NO_TARGETS, stores: database.stores, executors: recorder.executors }),
       planner,
       rateLimiter: { consume: async () => {} },
       maxSteps: 5,
@@ -184,7 +185,7 @@ describe.each(PROVIDERS)('a chat turn with the $provider planner', ({ provider, 
     await closed.close();
     const unreachable = new ChatService({
       stores: database.stores,
-      harness: new AISecureHarness({ stores: database.stores, executors: recorder.executors }),
+      harness: new AISecureHarness({ targets: NO_TARGETS, stores: database.stores, executors: recorder.executors }),
       planner: createPlanner({ LLM_TIMEOUT_MS: 5000, ...config(closed.url) } as PlannerConfig, { retry: { sleep: async () => {} } }),
       rateLimiter: { consume: async () => {} },
     });

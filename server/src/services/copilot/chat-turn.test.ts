@@ -12,6 +12,7 @@ import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/
 import { type FakeModelServer, startFakeModelServer } from '../../testing/fake-model-server.js';
 import { type RecordingExecutors, recordingExecutors } from '../../testing/recording-executors.js';
 import { ChatService } from './chat.service.js';
+import { NO_TARGETS } from '../../skills/approval-targets.js';
 
 /**
  * The "obedient model": a test provider that does whatever the latest tool result tells it to.
@@ -42,7 +43,7 @@ beforeAll(async () => {
   recorder = recordingExecutors();
   chat = new ChatService({
     stores: database.stores,
-    harness: new AISecureHarness({ stores: database.stores, executors: recorder.executors }),
+    harness: new AISecureHarness({ targets: NO_TARGETS, stores: database.stores, executors: recorder.executors }),
     planner: new ObedientPlanner(),
     rateLimiter: { consume: async () => {} },
   });
@@ -116,6 +117,7 @@ describe('a decided approval from a conversation', () => {
     const siteId = freshSiteId();
     const { conversationId, approvalId } = await approvalFrom(siteId);
     const decider = new ApprovalDecider({
+      targets: NO_TARGETS,
       stores: database.stores,
       executor: {
         execute: async () => {
@@ -170,7 +172,7 @@ describe('copilot-progress', () => {
     const sent: { sessionId: string; event: CopilotProgressEvent }[] = [];
     const streaming = new ChatService({
       stores: database.stores,
-      harness: new AISecureHarness({ stores: database.stores, executors: recorder.executors }),
+      harness: new AISecureHarness({ targets: NO_TARGETS, stores: database.stores, executors: recorder.executors }),
       planner: createPlanner({
         LLM_PROVIDER: 'openai',
         OPENAI_API_KEY: 'k-123',

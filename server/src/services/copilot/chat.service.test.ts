@@ -7,6 +7,7 @@ import type { Planner, PlannerInput, PlannerOutput } from '../../llm/planner.js'
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/ai-test-database.js';
 import { ChatService } from './chat.service.js';
 import { COPILOT_SYSTEM_PROMPT } from './planner-messages.js';
+import { NO_TARGETS } from '../../skills/approval-targets.js';
 
 /** A planner that answers from a script and remembers what it was given (one step per turn: maxSteps 1). */
 class ScriptedPlanner implements Planner {
@@ -34,7 +35,7 @@ beforeAll(async () => {
   consumed = [];
   chat = new ChatService({
     stores: database.stores,
-    harness: new AISecureHarness({ stores: database.stores, executors: recorder.executors }),
+    harness: new AISecureHarness({ targets: NO_TARGETS, stores: database.stores, executors: recorder.executors }),
     planner,
     rateLimiter: { consume: async (userId) => void consumed.push(userId) },
     maxSteps: 1,

@@ -12,6 +12,7 @@ import { type RecordingExecutors, recordingExecutors } from '../../testing/recor
 import { ChatService } from './chat.service.js';
 import { fitToolContent } from './fit-tool-content.js';
 import { TOOL_CONTENT_MAX, toolContent } from './planner-messages.js';
+import { NO_TARGETS } from '../../skills/approval-targets.js';
 
 const KEY = 'sk-model-turn-1';
 const admin: HarnessActor = { id: 'u-ada', name: 'Ada', capabilities: [...CAPABILITIES], isSuperadmin: false };
@@ -44,7 +45,7 @@ function chatWith(server: FakeModelServer, provider: 'openai' | 'anthropic', max
       : { LLM_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url };
   return new ChatService({
     stores: database.stores,
-    harness: new AISecureHarness({ stores: database.stores, executors: recorder.executors }),
+    harness: new AISecureHarness({ targets: NO_TARGETS, stores: database.stores, executors: recorder.executors }),
     planner: createPlanner({ LLM_TIMEOUT_MS: 5000, ...config } as PlannerConfig, { retry: { sleep: async () => {} } }),
     rateLimiter: { consume: async () => {} },
     maxSteps,

@@ -1,4 +1,5 @@
-// Properties 9–12 of PROPERTIES.md on the real /ai router over HTTP, the real harness and stores over the wire.
+// The /ai routes' properties (PROPERTIES.md 9–12: chat validation, the approvals list, the tenant wall,
+// decisions) on the real router over HTTP, the real harness and stores over the wire.
 import { APPROVAL_STATUSES, type ApprovalJson, type ApprovalStatus, CAPABILITIES } from '@lumibase/shared';
 import fc from 'fast-check';
 import { Types } from 'mongoose';
@@ -39,7 +40,7 @@ async function storedIn(site: string, userId: string) {
   return { conversations: await conversations.countForUser(userId), messages };
 }
 
-describe('property 9: chat validation', () => {
+describe('chat validation', () => {
   const whitespace = fc.constantFrom(' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u2003', '\u2028', '\u3000', '\ufeff');
   const padding = fc.string({ unit: whitespace, maxLength: 4 });
   const nearTheLimit = fc
@@ -95,7 +96,7 @@ describe('property 9: chat validation', () => {
   });
 });
 
-describe('property 10: the approvals list', () => {
+describe('the approvals list', () => {
   const approvalSpec = fc.record({
     where: fc.constantFrom('current', 'other', 'unknown'),
     status: fc.constantFrom(...APPROVAL_STATUSES),
@@ -158,7 +159,7 @@ describe('property 10: the approvals list', () => {
   }, 180_000);
 });
 
-describe('property 11: the tenant wall', () => {
+describe('the tenant wall', () => {
   const outsideId = fc.oneof(
     fc.record({ kind: fc.constant('other-site' as const), status: fc.constantFrom(...APPROVAL_STATUSES) }),
     fc.stringMatching(/^[0-9a-f]{24}$/).map((id) => ({ kind: 'unknown' as const, id })),
@@ -207,7 +208,7 @@ describe('property 11: the tenant wall', () => {
   });
 });
 
-describe('property 12: decisions', () => {
+describe('decisions', () => {
   const decisionArbitrary = fc.record({ who: fc.constantFrom(0, 1), decision: fc.constantFrom('approved' as const, 'rejected' as const) });
   const scenario = fc.record({
     // Batches run one after another; the decisions inside a batch race each other.
