@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/eventually.js';
 import { connectMcp, resourceJson } from '../testing/mcp-client.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { io } from 'socket.io-client';
 
 let server: TestServer;
 let siteId: string;
@@ -121,6 +122,20 @@ describe('tools/call of a dangerous skill', () => {
   it('answers pending_approval at once; another admin decides it over REST; the approval resource then shows it approved', async () => {
     await server.request('POST', '/collections', { token: admin.token, siteId, body: { name: 'old_stuff', fields: [] } });
     const seqBefore = await server.composed.domain.eventLog.forSite(siteId).currentSeq();
+    // Another admin's Studio socket, joined to the site's room: the approval is pushed to it.
+    const pushed: { approval: { id: string; context: { via?: string } } }[] = [];
+    const socket = io(server.baseUrl, {
+      path: '/socket.io',
+      auth: { token: secondAdmin.token, siteId },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    socket.on('approval-created', (payload: (typeof pushed)[number]) => void pushed.push(payload));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
     const result = await adminClient.callTool({ name: 'deleteCollection', arguments: { name: 'old_stuff' } });
     expect(result.isError).toBeFalsy();
     const { status, approvalId } = result.structuredContent as { status: string; approvalId: string };
@@ -134,11 +149,13 @@ describe('tools/call of a dangerous skill', () => {
     );
     expect(asked).toMatchObject({ status: 'pending', skillName: 'deleteCollection', requestedBy: { id: admin.id } });
     expect(asked.context).toMatchObject({ via: 'mcp', client: 'Claude Desktop' });
-    // Pushed like any other: the site's event log (what its sockets receive) holds approval-created for it.
+    // Pushed like any other: the other admin's socket receives approval-created, and the site's event log holds it.
     await eventually(async () => {
+      expect(pushed.some((event) => event.approval.id === approvalId && event.approval.context.via === 'mcp')).toBe(true);
       const events = await server.composed.domain.eventLog.forSite(siteId).listAfter(seqBefore);
       expect(events.some((event) => event.name === 'approval-created' && event.payload.approval.id === approvalId)).toBe(true);
     });
+    socket.close();
 
     const pendingRead = resourceJson(await adminClient.readResource({ uri: `lumibase://approvals/${approvalId}` }));
     expect(pendingRead).toMatchObject({ id: approvalId, status: 'pending' });
