@@ -36,9 +36,13 @@ it('expires a pending approval after its TTL: pushed as approval-decided, final,
   expect(Date.parse(approval.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.expiresAt));
   expect(Date.parse(approval.updatedAt) - Date.parse(created.expiresAt)).toBeLessThan(15_000);
 
-  const events = await server.composed.domain.eventLog.forSite(siteId).listAfter(seq);
-  const decided = events.filter((event) => event.name === 'approval-decided');
-  expect(decided).toHaveLength(1);
+  // The event is relayed from the outbox just after the status write: wait for it, then check it is the only one.
+  const decided = await eventually(async () => {
+    const events = await server.composed.domain.eventLog.forSite(siteId).listAfter(seq);
+    const found = events.filter((event) => event.name === 'approval-decided');
+    expect(found).toHaveLength(1);
+    return found;
+  });
   expect(decided[0]!.payload).toMatchObject({ approval: { id: created.id, status: 'expired', reason: 'ttl' } });
 
   const response = await as('POST', `/ai/approvals/${created.id}/decide`, { decision: 'approved' });

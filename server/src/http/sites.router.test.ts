@@ -2,6 +2,7 @@
 import { SiteListResponse, SiteResponse } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../testing/eventually.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 
 let server: TestServer;
@@ -132,6 +133,9 @@ describe('DELETE /sites/:id', () => {
       expect(
         (await server.request('POST', '/items/posts', { token: server.adminToken, siteId, body: { data: { title: 'Hi' } } })).status,
       ).toBe(201);
+      // The embeddings worker runs in this server: the collection's schema and its item are embedded in the
+      // background. Wait for both, so what is counted below is not still growing.
+      await eventually(async () => expect((await countBySite(siteId)).AiEmbedding).toBe(2));
       // A document in every other site-scoped model (approvals, audit, conversations, events…), written raw.
       for (const model of Object.values(server.database.connection.models)) {
         if (model.schema.path('siteId') === undefined) continue;
