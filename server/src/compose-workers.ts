@@ -131,7 +131,12 @@ export function composeWorkers({ config, logger, infrastructure, parts = {} }: C
     expirySweep.start(config.APPROVAL_EXPIRY_SWEEP_MS);
     stopFirst('expiry sweep', () => expirySweep.stop());
     // Trash past TRASH_RETENTION_DAYS goes for good; deletions a crash interrupted are finished.
-    const trashPurge = new TrashPurge({ stores: domain.stores, logger });
+    const trashPurge = new TrashPurge({
+      stores: domain.stores,
+      logger,
+      approvals: (siteId) => domain.aiStores.approvalStore(siteId),
+      revisionRetentionDays: config.REVISION_RETENTION_DAYS,
+    });
     trashPurge.start(config.TRASH_PURGE_INTERVAL_MS);
     stopFirst('trash purge', () => trashPurge.stop());
 

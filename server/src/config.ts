@@ -316,6 +316,12 @@ export const SETTINGS = {
     default: '30',
     description: 'How long deleted collections and fields stay in the trash, restorable, before they are purged',
   },
+  REVISION_RETENTION_DAYS: {
+    schema: z.coerce.number().min(0).max(36500).default(365),
+    accepts: 'days from 0 up to 36500 (fractions allowed); 0 keeps revisions forever',
+    default: '365',
+    description: "How long item revisions are kept; older ones are deleted by the trash purge, except each live item's newest",
+  },
   TRASH_PURGE_INTERVAL_MS: {
     schema: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     accepts: 'milliseconds from 100 to 3600000',

@@ -277,4 +277,25 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
     if (transition.revertAttempt) update.$inc = { attempts: -1 };
     return update;
   }
+
+  /**
+   * Purging a trashed field or collection: the values its approvals' impacts previewed go (the rest
+   * of each impact stays). Matches on the target's collection id, and its field when one is given.
+   */
+  async forgetValues(collectionId: string, field?: string): Promise<void> {
+    const documents = await this.models.approvals
+      .find(this.scoped({ impactJson: { $exists: true } }), { _id: 1, targetJson: 1, argumentsJson: 1, impactJson: 1 })
+      .lean<Pick<ApprovalDocument, '_id' | 'targetJson' | 'argumentsJson' | 'impactJson'>[]>();
+    for (const document of documents) {
+      const target = document.targetJson == null ? undefined : (decodeJson(document.targetJson) as Approval['target']);
+      if (target?.collectionId !== collectionId) continue;
+      // A field target names its field only while it exists: the arguments name it always.
+      const named = target.field ?? (decodeJson(document.argumentsJson) as Record<string, unknown>).field;
+      if (field !== undefined && named !== field) continue;
+      const impact = decodeJson(document.impactJson as string) as NonNullable<Approval['impact']>;
+      if (impact.values === undefined) continue;
+      const { values: _values, ...kept } = impact;
+      await this.models.approvals.updateOne(this.scoped({ _id: document._id }), { $set: { impactJson: encodeJson(kept) } });
+    }
+  }
 }

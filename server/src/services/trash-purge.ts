@@ -4,6 +4,8 @@ import type { Field } from '@lumibase/shared';
 import type { Types } from 'mongoose';
 import { PeriodicTask } from '../infrastructure/periodic-task.js';
 import type { Logger } from '../logger.js';
+import type { ApprovalStore } from '../approvals/approval.store.js';
+import { expireRevisions } from '../store/item-revision.store.js';
 import type { SiteStores, Stores } from '../store/stores.js';
 
 export interface TrashPurgeOptions {
@@ -12,10 +14,15 @@ export interface TrashPurgeOptions {
   clock?: () => Date;
   /** A pending entry younger than this may be a deletion still under way: left alone. */
   pendingGraceMs?: number;
+  /** A site's approvals, whose impacts' previewed values of a purged field or collection go too. */
+  approvals?: (siteId: string) => Pick<ApprovalStore, 'forgetValues'>;
+  /** Revisions older than this go (each live item's newest stays); 0 or absent keeps them forever. */
+  revisionRetentionDays?: number;
 }
 
 const BATCH = 200;
 const DEFAULT_GRACE_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 interface Found {
   _id: Types.ObjectId;
@@ -48,6 +55,7 @@ export class TrashPurge {
     let purged = 0;
     for (const { _id, siteId } of due) {
       const site = stores.forSite(siteId.toHexString());
+      const approvals = this.options.approvals?.(siteId.toHexString());
       const entry = await site.trash.claimForPurge(_id.toHexString(), now);
       if (!entry) continue;
       if (entry.kind === 'collection') {
@@ -55,14 +63,28 @@ export class TrashPurge {
         if (!(await site.collections.findById(entry.collectionId))) {
           await site.items.deleteAll(entry.collectionId);
           await site.revisions.deleteForCollection(entry.collectionId);
+          await approvals?.forgetValues(entry.collectionId);
         }
       } else {
+        const field = (entry.definition as Field).name;
         await site.items.dropTrashedValues(entry.collectionId, entry.id);
+        // Never the values of a field that is live again under the same name (a restore finished before the claim).
+        const collection = await site.collections.findById(entry.collectionId);
+        if (!collection?.fields.some((candidate) => candidate.name === field)) {
+          await site.revisions.dropField(entry.collectionId, field);
+          await approvals?.forgetValues(entry.collectionId, field);
+        }
       }
       await site.trash.remove(entry.id);
       purged++;
     }
     if (purged > 0) logger.info({ purged }, 'purged expired trash');
+    const { revisionRetentionDays = 0 } = this.options;
+    if (revisionRetentionDays > 0) {
+      const cutoff = new Date(now.getTime() - revisionRetentionDays * DAY_MS);
+      const expired = await expireRevisions(stores.models.itemRevisions, stores.models.items, cutoff, BATCH);
+      if (expired > 0) logger.info({ expired }, 'deleted revisions past their retention');
+    }
     return purged;
   }
 

@@ -146,10 +146,52 @@ export class ItemRevisionStore extends SiteScopedStore {
     await this.revisions.deleteMany(this.scoped({ collectionId: collection }));
   }
 
+  /** Purging a trashed field: its values leave every revision of the collection's items (again: none left). */
+  async dropField(collectionId: string, field: string): Promise<void> {
+    const collection = parseObjectId(collectionId);
+    if (!collection) return;
+    const cursor = this.revisions
+      .find(this.scoped({ collectionId: collection }), { _id: 1, dataJson: 1 })
+      .lean<{ _id: Types.ObjectId; dataJson: string }[]>()
+      .cursor();
+    for await (const document of cursor) {
+      const data = decodeJson(document.dataJson) as Record<string, unknown>;
+      if (!Object.hasOwn(data, field)) continue;
+      delete data[field];
+      await this.revisions.updateOne(this.scoped({ _id: document._id }), { $set: { dataJson: encodeJson(data) } });
+    }
+  }
+
   private ofItem(collectionId: string, itemId: string) {
     const collection = parseObjectId(collectionId);
     const item = parseObjectId(itemId);
     if (!collection || !item) return null;
     return this.scoped({ collectionId: collection, itemId: item });
   }
+}
+
+/**
+ * Revision retention, across sites: revisions created before `cutoff` are deleted, except each live
+ * item's newest (restoring or undoing its current state keeps working). Returns how many went.
+ */
+export async function expireRevisions(revisions: ItemRevisionModel, items: CmsItemModel, cutoff: Date, batch = 200): Promise<number> {
+  const old = await revisions
+    .find({ createdAt: { $lt: cutoff } }, { siteId: 1, itemId: 1 })
+    .limit(batch)
+    .lean<{ siteId: Types.ObjectId; itemId: Types.ObjectId }[]>();
+  const seen = new Set<string>();
+  let deleted = 0;
+  for (const { siteId, itemId } of old) {
+    const key = `${siteId.toHexString()}/${itemId.toHexString()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const filter: Record<string, unknown> = { siteId, itemId, createdAt: { $lt: cutoff } };
+    const live = await items.exists({ _id: itemId, siteId, deletedAt: { $exists: false } });
+    if (live) {
+      const newest = await revisions.findOne({ siteId, itemId }, { revision: 1 }).sort({ revision: -1 }).lean<{ revision: number }>();
+      if (newest) filter.revision = { $lt: newest.revision };
+    }
+    deleted += (await revisions.deleteMany(filter)).deletedCount;
+  }
+  return deleted;
 }

@@ -37,6 +37,11 @@ export class AiStores implements AiStoreFactory {
     return ensureAiIndexes(this.models);
   }
 
+  /** The site's approvals as the mongoose store (the trash purge clears purged values from them). */
+  approvalStore(siteId: string): ApprovalStore {
+    return new ApprovalStore(this.models, siteId, this.relay);
+  }
+
   forSite(siteId: string): SiteAiStores {
     return {
       approvals: new ApprovalStore(this.models, siteId, this.relay),
