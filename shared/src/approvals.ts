@@ -13,7 +13,13 @@ export const ApprovalDecision = z.enum(APPROVAL_DECISIONS);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 
 /** Who asked or decided, as shown to other admins. */
-export const ActorRef = z.object({ id: z.string().min(1), name: z.string() });
+/** Who acted. Display names are free and not unique: `email` (when known) tells two people of one name apart. */
+export const ActorRef = z.object({ id: z.string().min(1), name: z.string(), email: z.string().optional() });
+
+/** An actor as stored (name may be missing in old documents; email only where it was known). */
+export function actorRefOf(stored: { id: string; name?: string | null; email?: string | null }): ActorRef {
+  return { id: stored.id, name: stored.name ?? '', ...(stored.email != null ? { email: stored.email } : {}) };
+}
 export type ActorRef = z.infer<typeof ActorRef>;
 
 /** Content the model read in the same turn before it proposed the call (listItems, searchItems, aiContentAssist). */

@@ -1,7 +1,7 @@
 // ai_approvals for one site: insert, read, list and compare-and-set status transitions, each owing its site
 // event, and its audit entry and conversation note, in the same document write (approval-operations.ts says which).
 import { isDeepStrictEqual } from 'node:util';
-import { type Approval, type ApprovalStatus, canTransition, type ReadBefore, type SkillOutcome } from '@lumibase/shared';
+import { actorRefOf, type Approval, type ApprovalStatus, canTransition, type ReadBefore, type SkillOutcome } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { type OutboxRelay, owe } from '../store/outbox.js';
 import type { AiModels, ApprovalDocument } from '../store/ai/ai-models.js';
@@ -85,7 +85,7 @@ function toApproval(document: ApprovalDocument): Approval {
     arguments: decodeJson(document.argumentsJson) as Record<string, unknown>,
     context: { message: document.context.message ?? '' },
     status: document.status,
-    requestedBy: { id: document.requestedBy.id, name: document.requestedBy.name ?? '' },
+    requestedBy: actorRefOf(document.requestedBy),
     attempts: document.attempts,
     revision: document.revision,
     expiresAt: toIso(document.expiresAt ?? new Date(document.createdAt.getTime() + LEGACY_TTL_MS)),
@@ -96,7 +96,7 @@ function toApproval(document: ApprovalDocument): Approval {
   if (document.context.readBeforeJson != null) approval.context.readBefore = decodeJson(document.context.readBeforeJson) as ReadBefore[];
   if (document.context.via === 'mcp') approval.context.via = 'mcp';
   if (document.context.client != null) approval.context.client = document.context.client;
-  if (document.decidedBy != null) approval.decidedBy = { id: document.decidedBy.id, name: document.decidedBy.name ?? '' };
+  if (document.decidedBy != null) approval.decidedBy = actorRefOf(document.decidedBy);
   if (document.decidedAt != null) approval.decidedAt = toIso(document.decidedAt);
   if (document.reason != null) approval.reason = document.reason;
   if (document.resultJson != null) approval.result = decodeJson(document.resultJson);
@@ -105,7 +105,7 @@ function toApproval(document: ApprovalDocument): Approval {
   if (document.impactJson != null) approval.impact = decodeJson(document.impactJson) as Approval['impact'];
   if (document.originalArgumentsJson != null)
     approval.originalArguments = decodeJson(document.originalArgumentsJson) as Record<string, unknown>;
-  if (document.editedBy != null) approval.editedBy = { id: document.editedBy.id, name: document.editedBy.name ?? '' };
+  if (document.editedBy != null) approval.editedBy = actorRefOf(document.editedBy);
   return approval;
 }
 

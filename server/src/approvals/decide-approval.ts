@@ -2,6 +2,7 @@
 // left), the arguments they may edit, and the compare-and-set that makes one decision win.
 import {
   type ActorRef,
+  actorRefOf,
   type Approval,
   type ApprovalDecision,
   type CapabilityHolder,
@@ -84,7 +85,7 @@ export class ApprovalDecider {
     if (approval.status !== 'pending') throw notPending(approval);
 
     const at = this.clock();
-    const actor: ActorRef = { id: decider.id, name: decider.name };
+    const actor: ActorRef = actorRefOf(decider);
     if (at.getTime() >= Date.parse(approval.expiresAt)) {
       await expire(approvals, approval, { reason: 'ttl', at });
       throw new ConflictError({ message: 'This approval has expired' });

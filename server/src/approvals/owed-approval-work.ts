@@ -1,6 +1,6 @@
 // What the outbox relay does for approvals besides their events: appends the audit entries and conversation
 // notes their status changes owe, each under the id it was owed with (a repeat adds nothing), then clears them.
-import type { AuditAction, SkillOutcome } from '@lumibase/shared';
+import { type AuditAction, actorRefOf, type SkillOutcome } from '@lumibase/shared';
 import type { Types } from 'mongoose';
 import type { OwedWork } from '../store/outbox.js';
 import type { AiModels } from '../store/ai/ai-models.js';
@@ -14,7 +14,7 @@ interface OwedAudit {
   action: AuditAction;
   skillName?: string;
   approvalId?: string;
-  actor: { id: string; name?: string };
+  actor: { id: string; name?: string; email?: string };
   detailJson?: string;
   createdAt: Date;
 }
@@ -57,7 +57,7 @@ export function owedApprovalWork(models: Pick<AiModels, 'approvals' | 'audit' | 
           action: owed.action,
           ...(owed.skillName != null ? { skillName: owed.skillName } : {}),
           ...(owed.approvalId != null ? { approvalId: owed.approvalId } : {}),
-          actor: { id: owed.actor.id, name: owed.actor.name ?? '' },
+          actor: actorRefOf(owed.actor),
           ...(owed.detailJson != null ? { detail: decodeJson(owed.detailJson) as Record<string, unknown> } : {}),
           createdAt: toIso(owed.createdAt),
         });

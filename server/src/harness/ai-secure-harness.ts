@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type ActorRef,
+  actorRefOf,
   type CapabilityHolder,
   type ErrorDetail,
   type ReadBefore,
@@ -251,7 +252,7 @@ export class AISecureHarness {
 }
 
 function actorOf(context: HarnessContext): ActorRef {
-  return { id: context.actor.id, name: context.actor.name };
+  return actorRefOf(context.actor);
 }
 
 function denied(

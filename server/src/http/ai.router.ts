@@ -139,7 +139,13 @@ export interface AiRouterOptions {
 /** The caller as the harness and the decider see them: who, and what they hold in this site. */
 export function actorOf(request: Request): HarnessActor {
   const user = currentUser(request);
-  return { id: user.id, name: user.name, capabilities: request.context.capabilities ?? [], isSuperadmin: user.isSuperadmin };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    capabilities: request.context.capabilities ?? [],
+    isSuperadmin: user.isSuperadmin,
+  };
 }
 
 /** Mounted at /ai after tenancy. */

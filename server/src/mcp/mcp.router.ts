@@ -54,7 +54,13 @@ async function clientOf(request: Request, names: ClientNames): Promise<string> {
 
 function actorOf(request: Request): HarnessActor {
   const user = currentUser(request);
-  return { id: user.id, name: user.name, capabilities: request.context.capabilities ?? [], isSuperadmin: user.isSuperadmin };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    capabilities: request.context.capabilities ?? [],
+    isSuperadmin: user.isSuperadmin,
+  };
 }
 
 export function createMcpRouter({ auth, access, studioOrigin, harness, siteFor, clientNames, logger }: McpRouterOptions): Router {

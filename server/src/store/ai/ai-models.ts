@@ -5,7 +5,10 @@ import { outboxFields } from '../outbox.js';
 
 const options = { versionKey: false, autoIndex: false, minimize: false, strict: 'throw' } as const;
 
-const actor = new Schema({ id: { type: String, required: true }, name: { type: String } }, { _id: false, ...options });
+const actor = new Schema(
+  { id: { type: String, required: true }, name: { type: String }, email: { type: String } },
+  { _id: false, ...options },
+);
 
 /** An audit entry as owed: `entryId` becomes the entry's `_id`, so it can land only once. */
 const owedAuditSchema = new Schema(

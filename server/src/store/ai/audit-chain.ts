@@ -13,7 +13,8 @@ export interface ChainedContent {
   action: string;
   skillName?: string;
   approvalId?: string;
-  actor: { id: string; name: string };
+  /** `email` only on entries written since it was recorded: older entries hash exactly as before. */
+  actor: { id: string; name: string; email?: string };
   detail?: unknown;
   createdAt: string;
 }

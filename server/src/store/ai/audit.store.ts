@@ -1,5 +1,5 @@
 // ai_audit for one site: one entry per Copilot action, newest first, chained by SHA-256 in seq order.
-import type { AuditEntry, AuditVerification } from '@lumibase/shared';
+import { type AuditEntry, type AuditVerification, actorRefOf } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { isDuplicateKeyError } from '../duplicate-key.js';
 import { queuesFor } from '../event-log.store.js';
@@ -35,7 +35,7 @@ function toAuditEntry(document: AuditDocument): AuditEntry {
     id: document._id.toHexString(),
     siteId: document.siteId.toString(),
     action: document.action,
-    actor: { id: document.actor.id, name: document.actor.name ?? '' },
+    actor: actorRefOf(document.actor),
     createdAt: toIso(document.createdAt),
   };
   if (document.skillName != null) entry.skillName = document.skillName;
@@ -56,7 +56,7 @@ export function contentOf(document: AuditDocument): ChainedContent {
     action: document.action,
     ...(document.skillName != null ? { skillName: document.skillName } : {}),
     ...(document.approvalId != null ? { approvalId: document.approvalId } : {}),
-    actor: { id: document.actor.id, name: document.actor.name ?? '' },
+    actor: actorRefOf(document.actor),
     ...(document.detailJson != null ? { detail: decodeJson(document.detailJson) } : {}),
     createdAt: toIso(document.createdAt),
   };
@@ -79,7 +79,10 @@ const STORED_FIELDS = new Set([
 /** A field the API never writes (added behind its back) is a change the hash cannot see: it breaks the chain too. */
 function onlyStoredFields(document: AuditDocument): boolean {
   const actorKeys = Object.keys((document.actor ?? {}) as object);
-  return Object.keys(document).every((key) => STORED_FIELDS.has(key)) && actorKeys.every((key) => key === 'id' || key === 'name');
+  return (
+    Object.keys(document).every((key) => STORED_FIELDS.has(key)) &&
+    actorKeys.every((key) => key === 'id' || key === 'name' || key === 'email')
+  );
 }
 
 export class AuditStore extends SiteScopedStore implements AuditRepository {
