@@ -63,6 +63,15 @@ function fill<T>(value: T, ids: Record<string, string>): T {
   return JSON.parse(JSON.stringify(value).replace(/\{\{([^}]+)\}\}/g, (whole, key: string) => ids[key] ?? whole));
 }
 
+/** The scripted model's answer to a RAG skill's own model call. */
+const RAG_ANSWERS: Record<string, { name: string; arguments: Record<string, unknown> }> = {
+  aiSuggestField: {
+    name: 'suggest_field',
+    arguments: { name: 'reading_time_minutes', type: 'integer', required: false, rationale: 'How long a post takes to read.' },
+  },
+  aiContentAssist: { name: 'propose_value', arguments: { value: 'Welcome, friend!', rationale: 'A friendly greeting.' } },
+};
+
 /** What the scripted model answers: a recorded exchange, else the scenario's calls then a sentence (or a question back). */
 function scriptFor(scenario: Scenario, message: string): ScriptedReply[] {
   if (scenario.recorded) return scenario.recorded.map((step) => ({ ...step, usage: { input: 900, output: 40 } }));
@@ -70,6 +79,8 @@ function scriptFor(scenario: Scenario, message: string): ScriptedReply[] {
   if (!call) return [{ text: 'Could you say which collection or item you mean?', usage: { input: 800, output: 15 } }];
   return [
     { toolCalls: [{ name: call.name, arguments: call.arguments }], usage: { input: 800, output: 30 } },
+    // The RAG skills make a model call of their own, answered by calling their answer tool.
+    ...(RAG_ANSWERS[call.name] ? [{ toolCalls: [RAG_ANSWERS[call.name]!], usage: { input: 600, output: 25 } }] : []),
     { text: 'Done: see the result above.', usage: { input: 950, output: 12 } },
   ];
 }
