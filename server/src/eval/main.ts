@@ -11,7 +11,7 @@ for (const planner of planners) {
   rows.push({ planner, figures: figuresOf(runs) });
   // `npm run eval -- --transcript`: each message and the echo planner's reply.
   if (planner === 'echo' && process.argv.includes('--transcript'))
-    for (const run of runs) console.log(`> ${run.scenario.message}\n  ${run.reply.split('\n').join('\n  ')}`);
+    for (const run of runs) console.log(`> ${run.message}\n  ${run.reply.split('\n').join('\n  ')}`);
   for (const failure of failuresOf(runs)) {
     failed++;
     console.log(`${planner}: ${failure}`);

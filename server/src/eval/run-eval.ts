@@ -15,6 +15,8 @@ const WRITES_AT_ONCE = new Set(['createItem', 'updateItem']);
 
 export interface ScenarioRun {
   scenario: Scenario;
+  /** The message as sent (placeholders filled in). */
+  message: string;
   made: { name: string; arguments: unknown; status: string }[];
   expected: { name: string; arguments?: Record<string, unknown> }[];
   reply: string;
@@ -112,6 +114,7 @@ export async function runEval(scenarios: readonly Scenario[], planner: EvalPlann
         .map((outcome) => ({ name: outcome.skill.name as string, arguments: outcome.skill.arguments, status: outcome.status as string }));
       const run: ScenarioRun = {
         scenario,
+        message,
         made,
         expected: fill(scenario.calls, fixture.ids),
         reply: String(data.reply ?? ''),

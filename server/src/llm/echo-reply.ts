@@ -83,12 +83,12 @@ const DONE: Record<string, (data: Data, args: Args) => string | undefined> = {
   },
   createItem: (data, args) => `Created ${itemTitle(data)} in ${str(record(data).collection) ?? str(args.collection) ?? 'the collection'}.`,
   updateItem: (data, args) => `Updated ${itemTitle(data)} in ${str(record(data).collection) ?? str(args.collection) ?? 'the collection'}.`,
-  aiSuggestField: (data) => {
+  aiSuggestField: (data, args) => {
     const suggestion = record(data.suggestion);
     const name = str(suggestion.name);
     if (!name) return undefined;
     const type = str(suggestion.type) ?? 'string';
-    return `I suggest the ${type} field ${name}${suggestion.required === true ? ' (required)' : ''}. Nothing was changed: add it with “add field ${name} to <collection> as ${type}”.`;
+    return `I suggest the ${type} field ${name}${suggestion.required === true ? ' (required)' : ''}. Nothing was changed: add it with “add field ${name} to ${str(args.collection) ?? '<collection>'} as ${type}”.`;
   },
   aiContentAssist: (data) => {
     const field = str(data.field) ?? 'the field';
