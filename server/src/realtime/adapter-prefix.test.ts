@@ -5,7 +5,7 @@ import { Emitter } from '@socket.io/redis-emitter';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { SITE_EVENT_CHANNEL } from '@lumibase/shared';
+import { SITE_EVENT_CHANNEL, type SiteEvent } from '@lumibase/shared';
 import { createSocketServer, socketIoKey } from './socket-server.js';
 
 type SocketServer = Awaited<ReturnType<typeof createSocketServer>>;
@@ -20,14 +20,9 @@ let a2: SocketServer;
 let b: SocketServer;
 const heardBy = { a2: [] as number[], b: [] as number[] };
 
-function event(seq: number) {
-  return {
-    siteId: '64b000000000000000000001',
-    seq,
-    name: 'content-changed',
-    payload: { collection: 'posts' },
-    at: new Date().toISOString(),
-  };
+function event(seq: number): SiteEvent {
+  const siteId = '64b000000000000000000001';
+  return { name: 'content-changed', payload: { seq, siteId, kind: 'item', action: 'created', collection: 'posts' } };
 }
 
 async function until(check: () => boolean, timeoutMs = 5000) {
@@ -48,8 +43,8 @@ beforeAll(async () => {
     createSocketServer({ logger, redis, prefix: prefixA }),
     createSocketServer({ logger, redis, prefix: prefixB }),
   ]);
-  a2.io.on(SITE_EVENT_CHANNEL as never, ((raw: { seq: number }) => heardBy.a2.push(raw.seq)) as never);
-  b.io.on(SITE_EVENT_CHANNEL as never, ((raw: { seq: number }) => heardBy.b.push(raw.seq)) as never);
+  a2.io.on(SITE_EVENT_CHANNEL, (raw) => void heardBy.a2.push(raw.payload.seq));
+  b.io.on(SITE_EVENT_CHANNEL, (raw) => void heardBy.b.push(raw.payload.seq));
   // The adapters' subscriptions settle before the first publish.
   await new Promise((settle) => setTimeout(settle, 300));
 });
@@ -61,7 +56,7 @@ afterAll(async () => {
 
 describe('the socket.io channel under QUEUE_PREFIX', () => {
   it("carries a server's event to its own deployment's servers only", async () => {
-    a1.publish(event(1) as never);
+    a1.publish(event(1));
     await until(() => heardBy.a2.includes(1));
     await new Promise((settle) => setTimeout(settle, 300));
     expect(heardBy.b).toEqual([]);
