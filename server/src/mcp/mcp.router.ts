@@ -3,16 +3,16 @@
 import { DomainError, UnauthenticatedError } from '@lumibase/shared';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import type { HarnessActor } from '../harness/ai-secure-harness.js';
 import { authenticate } from '../http/authenticate.js';
 import { jsonBody } from '../http/json-body.js';
-import { currentSiteId, currentUser } from '../http/require-capabilities.js';
+import { currentSiteId } from '../http/require-capabilities.js';
 import { tenancy } from '../http/tenancy.js';
 import type { Logger } from '../logger.js';
 import type { AuthService } from '../services/auth.service.js';
 import type { SiteAccessService } from '../services/site-access.service.js';
 import { type ClientNames, cleanClientName } from './client-names.js';
 import { type McpServerOptions, type McpSite, createMcpServer } from './mcp-server.js';
+import { actorOf } from '../http/ai.router.js';
 
 export const MCP_PATH = '/mcp';
 const SERVER_VERSION = '0.1.0';
@@ -50,17 +50,6 @@ async function clientOf(request: Request, names: ClientNames): Promise<string> {
   }
   const remembered = sessionId ? await names.recall(sessionId) : undefined;
   return remembered ?? cleanClientName(request.get('user-agent')) ?? UNNAMED_CLIENT;
-}
-
-function actorOf(request: Request): HarnessActor {
-  const user = currentUser(request);
-  return {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    capabilities: request.context.capabilities ?? [],
-    isSuperadmin: user.isSuperadmin,
-  };
 }
 
 export function createMcpRouter({ auth, access, studioOrigin, harness, siteFor, clientNames, logger }: McpRouterOptions): Router {
