@@ -3,6 +3,7 @@ import type { RedisClientType } from 'redis';
 import type { Domain } from './compose-domain.js';
 import type { Config } from './config.js';
 import { AISecureHarness } from './harness/ai-secure-harness.js';
+import { CountedSkillLimits } from './gate/skill-limits.js';
 import type { ApprovalExecutor } from './approvals/approval-executor.js';
 import { ApprovalDecider } from './approvals/decide-approval.js';
 import { createAiRouter } from './http/ai.router.js';
@@ -45,6 +46,8 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
     targets: domain.approvalTargets,
     approvalTtlMs: config.APPROVAL_TTL_SECONDS * 1000,
+    // The policy's hourly limits, counted in Redis: every server (and the MCP door) shares one count.
+    limits: CountedSkillLimits.redis(redis, `${config.QUEUE_PREFIX}:`),
     ...(clock ? { clock } : {}),
   });
   const decider = new ApprovalDecider({ stores, executor: approvalExecutor, targets: domain.approvalTargets, ...(clock ? { clock } : {}) });
