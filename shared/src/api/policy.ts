@@ -78,7 +78,8 @@ export function effectivePolicy(stored: StoredPolicy | null): CopilotPolicy {
   const limits: Record<string, number> = {};
   for (const skill of SKILL_LIST) {
     const mode = stored?.skills?.[skill.name] ?? defaultSkillMode(skill.name);
-    skills[skill.name] = (mode === 'auto' || mode === 'warn') && isDangerous(skill) ? 'ask' : mode === 'warn' && !writes(skill) ? 'auto' : mode;
+    skills[skill.name] =
+      (mode === 'auto' || mode === 'warn') && isDangerous(skill) ? 'ask' : mode === 'warn' && !writes(skill) ? 'auto' : mode;
     const limit = stored?.limits?.[skill.name];
     if (typeof limit === 'number' && Number.isInteger(limit) && limit >= 1) limits[skill.name] = limit;
   }
