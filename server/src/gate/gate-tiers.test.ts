@@ -49,7 +49,8 @@ const CALLS: Record<string, Record<string, unknown>> = {
 };
 
 type Kind = 'reading' | 'safe writing' | 'dangerous';
-const kindOf = (skill: (typeof SKILL_LIST)[number]): Kind => (isDangerous(skill) ? 'dangerous' : writes(skill) ? 'safe writing' : 'reading');
+const kindOf = (skill: (typeof SKILL_LIST)[number]): Kind =>
+  isDangerous(skill) ? 'dangerous' : writes(skill) ? 'safe writing' : 'reading';
 
 /** What the gate did with one call: ran it (and whether it told the admins), asked, or refused. */
 async function tierOf(
@@ -162,7 +163,8 @@ describe('hourly limits per skill per site', () => {
     const siteId = freshSiteId();
     const site = stores.aiStores.forSite(siteId);
     await site.policy.update({ limits: { createItem: 2, deleteItem: 1 } }, new Date());
-    const run = (name: string, args: Record<string, unknown>) => harness.execute({ siteId, actor: admin, message: 'go' }, { name, arguments: args });
+    const run = (name: string, args: Record<string, unknown>) =>
+      harness.execute({ siteId, actor: admin, message: 'go' }, { name, arguments: args });
     expect((await run('createItem', { collection: 'posts', data: { n: 1 } })).status).toBe('executed');
     expect((await run('createItem', { collection: 'posts', data: { n: 2 } })).status).toBe('executed');
     const refused = await run('createItem', { collection: 'posts', data: { n: 3 } });
