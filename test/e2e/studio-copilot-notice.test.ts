@@ -20,7 +20,10 @@ it('shows a second admin the notice of a warned change live, and its Undo puts t
   await api.expect(200, 'PUT', '/ai/policy', { siteId, body: { skills: { updateItem: 'warn' } } });
 
   const other = await browserAs(bea);
-  await other.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Approvals/ }).click();
+  await other
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /Approvals/ })
+    .click();
   await other.waitForURL(/\/settings\/ai-approvals/);
 
   // The first admin's Copilot changes the item: it runs at once, and every admin is told.
@@ -29,7 +32,7 @@ it('shows a second admin the notice of a warned change live, and its Undo puts t
 
   const toast = other.locator('[data-copilot-notice]');
   await toast.waitFor({ timeout: 15_000 });
-  const words = await toast.innerText();
+  const words = (await toast.textContent()) ?? '';
   expect(words).toContain('Copilot changed item');
   expect(words).toContain('in posts');
   // Plain words: no skill name.

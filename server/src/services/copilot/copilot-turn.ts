@@ -1,5 +1,5 @@
 // One Copilot turn's model steps: ask the model, run each tool call through the harness, hand the outcomes back, repeat.
-import { type CopilotProgressEvent, type ReadBefore, type SkillOutcome, type TokenUsage, type ToolSpec } from '@lumibase/shared';
+import type { CopilotProgressEvent, ReadBefore, SkillOutcome, TokenUsage, ToolSpec } from '@lumibase/shared';
 import type { HarnessContext, ToolCall } from '../../harness/ai-secure-harness.js';
 import { ModelCallError } from '../../llm/model-call-error.js';
 import type { PlannedToolCall, Planner, PlannerMessage } from '../../llm/planner.js';
