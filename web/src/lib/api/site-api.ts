@@ -4,6 +4,8 @@ import {
   type ApprovalJson,
   ApprovalResponse,
   type CopilotPolicy,
+  type CopilotNotice,
+  NoticeListResponse,
   PolicyResponse,
   type PutPolicyRequest,
   type ApprovalStatus,
@@ -171,6 +173,12 @@ export function createSiteApi(http: HttpClient, siteId: string) {
         /** Walks the site's hash chain: valid, or the first `seq` that does not hold. */
         async verify(): Promise<AuditVerification> {
           return (await http.request('/ai/audit/verify', { ...site, schema: AuditVerificationResponse })).data;
+        },
+      },
+      notices: {
+        /** The latest calls that ran with a notice (policy `warn`), newest first, with the site's event seq. */
+        async list(): Promise<{ data: CopilotNotice[]; meta: { seq: number } }> {
+          return http.request('/ai/notices', { ...site, schema: NoticeListResponse });
         },
       },
       policy: {
