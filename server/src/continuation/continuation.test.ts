@@ -28,7 +28,13 @@ afterAll(async () => {
 /** A Studio socket of `token`'s user, recording the copilot-progress replies it receives. */
 async function listen(token: string): Promise<CopilotProgressEvent[]> {
   const heard: CopilotProgressEvent[] = [];
-  const socket = io(server.baseUrl, { path: '/socket.io', auth: { token, siteId }, transports: ['websocket'], reconnection: false, forceNew: true });
+  const socket = io(server.baseUrl, {
+    path: '/socket.io',
+    auth: { token, siteId },
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
   sockets.push(socket);
   socket.on('copilot-progress', (event: CopilotProgressEvent) => void heard.push(event));
   await new Promise<void>((resolve, reject) => {
@@ -41,7 +47,11 @@ async function listen(token: string): Promise<CopilotProgressEvent[]> {
 async function propose(collection: string) {
   const created = await server.request('POST', '/collections', { token: requester.token, siteId, body: { name: collection, fields: [] } });
   expect(created.status).toBe(201);
-  const chat = await server.request('POST', '/ai/chat', { token: requester.token, siteId, body: { message: `delete collection ${collection}` } });
+  const chat = await server.request('POST', '/ai/chat', {
+    token: requester.token,
+    siteId,
+    body: { message: `delete collection ${collection}` },
+  });
   expect(chat.status).toBe(200);
   expect(chat.body.data).toMatchObject({ status: 'pending_approval' });
   return { conversationId: chat.body.data.conversationId as string, approvalId: chat.body.data.approvalId as string };
