@@ -295,8 +295,11 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       const [path, stored] = storedField(field, value);
       $set[path] = stored;
     }
-    // Any change ends its identity as a request: decided, it is no longer pending; edited, it asks for something else.
-    const $unset: Record<string, ''> = { pendingKey: '' };
+    // Leaving pending ends its identity as a request, and so does an edit (it asks for something else now);
+    // a plans edit sets `steps` (API.md "Runs and plans").
+    const set = (transition.set ?? {}) as Record<string, unknown>;
+    const rekeyed = transition.to !== 'pending' || set.arguments !== undefined || set.steps !== undefined;
+    const $unset: Record<string, ''> = rekeyed ? { pendingKey: '' } : {};
     for (const field of transition.unset ?? []) {
       const [path] = storedField(field, null);
       if (!(path in $set)) $unset[path] = '';
