@@ -38,12 +38,23 @@ export interface ComposeCopilotOptions {
   clock?: () => Date;
 }
 
-export async function composeCopilot({ config, logger, redis, domain, approvalExecutor, progress, clock }: ComposeCopilotOptions) {
-  const stores = domain.aiStores;
-  const executors = domain.executors;
-  const harness = new AISecureHarness({
-    stores,
-    executors,
+/** The gate every Copilot call goes through: the API's chat turns and the workers' continued runs build the same one. */
+export function composeHarness({
+  config,
+  logger,
+  redis,
+  domain,
+  clock,
+}: {
+  config: Pick<Config, 'APPROVAL_TTL_SECONDS' | 'QUEUE_PREFIX'>;
+  logger: Logger;
+  redis: RedisClientType;
+  domain: Pick<Domain, 'aiStores' | 'executors' | 'revisions' | 'approvalTargets'>;
+  clock?: (() => Date) | undefined;
+}): AISecureHarness {
+  return new AISecureHarness({
+    stores: domain.aiStores,
+    executors: domain.executors,
     undoFor: (siteId, operationId) => domain.revisions.undoFor(siteId, operationId),
     reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
     targets: domain.approvalTargets,
@@ -52,6 +63,12 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     limits: CountedSkillLimits.redis(redis, `${config.QUEUE_PREFIX}:`),
     ...(clock ? { clock } : {}),
   });
+}
+
+export async function composeCopilot({ config, logger, redis, domain, approvalExecutor, progress, clock }: ComposeCopilotOptions) {
+  const stores = domain.aiStores;
+  const executors = domain.executors;
+  const harness = composeHarness({ config, logger, redis, domain, clock });
   const decider = new ApprovalDecider({ stores, executor: approvalExecutor, targets: domain.approvalTargets, ...(clock ? { clock } : {}) });
 
   const planner = createPlanner(config, {

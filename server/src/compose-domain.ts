@@ -21,6 +21,7 @@ import { createWebhooksSubscriber } from './webhooks/webhooks-subscriber.js';
 import { createEmbeddingsSubscriber } from './embeddings/embeddings-subscriber.js';
 import { toSubscribers } from './store/outbox-subscriber.js';
 import { createWebhooksQueue } from './webhooks/webhooks.queue.js';
+import { createContinuationQueue } from './continuation/continuation.queue.js';
 import { composeEmbeddings, type EmbeddingsConfig, openEmbeddingsQueueing } from './compose-embeddings.js';
 import type { Embedder } from './embeddings/embedder.js';
 import { createPlanner, type PlannerConfig } from './llm/create-planner.js';
@@ -68,7 +69,9 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     logger,
     ...(embedder ? { embedder } : {}),
   });
-  const aiStores = new AiStores(mongo, relay);
+  // A settled approval of a conversation continues its run in the worker process (continuation/).
+  const continuationQueue = createContinuationQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
+  const aiStores = new AiStores(mongo, relay, (job) => continuationQueue.add(job));
   await aiStores.ensureIndexes();
   await migrateAuditChainAtStart({ connection: mongo, models: aiStores.models, logger });
   const events = new DomainEvents((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
@@ -124,6 +127,7 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     close: async () => {
       await webhooksQueue.close();
       await embeddingsQueueing.queue.close();
+      await continuationQueue.close();
     },
   };
 }

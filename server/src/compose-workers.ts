@@ -3,7 +3,9 @@
 // socket.io Redis emitter. The worker process, the all-in-one process and the test server (testing/test-server.ts)
 // all compose the workers with it; tests replace parts through `parts` (compose-parts.ts) and nothing else.
 import {
+  type CopilotProgressEvent,
   EMBEDDINGS_QUEUE,
+  type ServerToClientEvents,
   type InterServerEvents,
   SITE_EVENT_CHANNEL,
   SKILL_EXECUTION_QUEUE,
@@ -23,7 +25,9 @@ import { type Config, studioUrl } from './config.js';
 import { type EmbeddingsRunner, startEmbeddingsRunner } from './embeddings/embeddings-runner.js';
 import type { Infrastructure } from './infrastructure/start-infrastructure.js';
 import type { Logger } from './logger.js';
-import { socketIoKey } from './realtime/socket-server.js';
+import { memberRoom, socketIoKey } from './realtime/socket-server.js';
+import { createContinuationWorker } from './continuation/continuation.worker.js';
+import { composeContinuation } from './continuation/compose-continuation.js';
 import { TrashPurge } from './services/trash-purge.js';
 import { createWebhooksWorker } from './webhooks/webhooks.worker.js';
 
@@ -70,6 +74,12 @@ export function composeWorkers({ config, logger, infrastructure, parts = {} }: C
     await emitterClient.connect();
     const emitter = new Emitter<InterServerEvents>(emitterClient, { key: socketIoKey(config.QUEUE_PREFIX) });
     const publish = (event: SiteEvent) => emitter.serverSideEmit(SITE_EVENT_CHANNEL, event);
+    // A continued run's reply goes to the requester's sockets on whichever server holds them.
+    const toSockets = new Emitter<ServerToClientEvents>(emitterClient, { key: socketIoKey(config.QUEUE_PREFIX) });
+    const replyEmitter = {
+      sendToMember: (siteId: string, userId: string, event: CopilotProgressEvent) =>
+        toSockets.to(memberRoom(siteId, userId)).emit('copilot-progress', event),
+    };
     const domain = await composeDomain({
       config,
       logger,
@@ -122,6 +132,15 @@ export function composeWorkers({ config, logger, infrastructure, parts = {} }: C
     });
     reconciler.start(config.RECONCILE_INTERVAL_MS);
     stopFirst('reconciler', () => reconciler.stop());
+    // A settled approval of a conversation continues its run: the model, as the requester, hears the outcome.
+    const continuation = createContinuationWorker({
+      redisUrl,
+      prefix: config.QUEUE_PREFIX,
+      logger,
+      concurrency: config.WORKER_CONCURRENCY,
+      continuation: composeContinuation({ config, logger, redis: infrastructure.redis, domain, replies: replyEmitter, clock: parts.clock }),
+    });
+    stopFirst('continuation worker', () => continuation.close());
     const expirySweep = new ExpirySweep({
       approvals: domain.aiStores.models.approvals,
       stores: domain.aiStores,

@@ -65,8 +65,10 @@ export type SiteEvent = { [Name in SiteEventName]: { name: Name; payload: SiteEv
  */
 export const CopilotProgressEvent = z.object({
   conversationId: z.string(),
-  step: z.number().int().min(1),
-  kind: z.enum(['text', 'tool-call', 'tool-result']),
+  /** The model step of the turn; absent on `reply`. */
+  step: z.number().int().min(1).optional(),
+  /** `reply`: the run went on after its approval was settled; `text` is the model's reply (stored in the conversation). */
+  kind: z.enum(['text', 'tool-call', 'tool-result', 'reply']),
   text: z.string().optional(),
   skill: z.string().optional(),
   status: z.enum(['executed', 'pending_approval', 'denied']).optional(),

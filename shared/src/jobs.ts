@@ -16,6 +16,19 @@ export function skillExecutionJobId({ approvalId, attempt }: Pick<SkillExecution
   return `${approvalId}-${attempt}`;
 }
 
+export const COPILOT_CONTINUATION_QUEUE = 'copilot-continuation';
+
+/**
+ * A settled approval's run goes on: the model of its conversation hears the outcome. `noteId` is the id of the
+ * outcome note the settlement owed (one per settlement): the job id, and the seed of the reply's message id.
+ */
+export const CopilotContinuationJob = z.object({
+  siteId: z.string().min(1),
+  approvalId: z.string().min(1),
+  noteId: z.string().regex(/^[0-9a-f]{24}$/),
+});
+export type CopilotContinuationJob = z.infer<typeof CopilotContinuationJob>;
+
 export const EMBEDDINGS_QUEUE = 'embeddings';
 
 /**

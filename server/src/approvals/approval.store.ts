@@ -9,6 +9,8 @@ import type { NewAuditEntry } from '../store/ai/audit.store.js';
 import { decodeJson, encodeJson } from '../store/json-codec.js';
 import { parseObjectId, toIso } from '../store/object-id.js';
 import { SiteScopedStore } from '../store/site-scoped.js';
+import { isDuplicateKeyError } from '../store/duplicate-key.js';
+import { pendingKeyOf } from './pending-key.js';
 
 export const APPROVAL_LIST_LIMIT = 100;
 const MAX_TRANSITION_ATTEMPTS = 20;
@@ -68,6 +70,8 @@ export interface ApprovalOwes {
 export interface ApprovalRepository {
   readonly siteId: string;
   insert(approval: NewApproval): Promise<Approval>;
+  /** insert, unless an identical request is pending: then that one (atomically; see ApprovalStore). */
+  insertUnlessPending(approval: NewApproval): Promise<{ approval: Approval; created: boolean }>;
   get(id: string): Promise<Approval | null>;
   list(options?: { status?: ApprovalStatus; limit?: number }): Promise<Approval[]>;
   /** A pending approval for the same skill with deep-equal arguments (key order aside), if there is one. */
@@ -153,7 +157,31 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
   }
 
   /** Inserts the approval together with the `approval-created` event it owes. */
-  async insert(approval: NewApproval): Promise<Approval> {
+  insert(approval: NewApproval): Promise<Approval> {
+    return this.insertDocument(approval);
+  }
+
+  /**
+   * Inserts a pending approval unless one with the same steps is pending in the site (created by this method):
+   * then answers that one. The lookup and the insert are one step (a unique index on the pending key), so two
+   * identical requests at the same instant make one approval.
+   */
+  async insertUnlessPending(approval: NewApproval): Promise<{ approval: Approval; created: boolean }> {
+    const pendingKey = pendingKeyOf(approval);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return { approval: await this.insertDocument(approval, pendingKey), created: true };
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        const existing = await this.models.approvals.findOne(this.scoped({ pendingKey })).lean<ApprovalDocument>();
+        if (existing) return { approval: toApproval(existing), created: false };
+        // It was decided in between: its key is gone, the insert may go ahead.
+        if (attempt >= 2) throw error;
+      }
+    }
+  }
+
+  private async insertDocument(approval: NewApproval, pendingKey?: string): Promise<Approval> {
     const {
       arguments: args,
       result,
@@ -184,6 +212,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       ...(impact === undefined ? {} : { impactJson: encodeJson(impact) }),
       ...(originalArguments === undefined ? {} : { originalArgumentsJson: encodeJson(originalArguments) }),
       revision: 1,
+      ...(pendingKey === undefined ? {} : { pendingKey }),
       outbox: [owe({ name: 'approval-created', body: { approval: inserted } })],
     });
     await this.models.approvals.insertMany([document], { lean: true });
@@ -266,7 +295,11 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       const [path, stored] = storedField(field, value);
       $set[path] = stored;
     }
-    const $unset: Record<string, ''> = {};
+    // Leaving pending ends its identity as a request, and so does an edit (it asks for something else now);
+    // a plans edit sets `steps` (API.md "Runs and plans").
+    const set = (transition.set ?? {}) as Record<string, unknown>;
+    const rekeyed = transition.to !== 'pending' || set.arguments !== undefined || set.steps !== undefined;
+    const $unset: Record<string, ''> = rekeyed ? { pendingKey: '' } : {};
     for (const field of transition.unset ?? []) {
       const [path] = storedField(field, null);
       if (!(path in $set)) $unset[path] = '';

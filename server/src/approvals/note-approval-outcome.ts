@@ -39,14 +39,43 @@ export function approvalOutcomeMessage(approval: Approval, at: Date): NewConvers
       ? `expired (${decision.reason === 'target_changed' ? 'what it would change has changed since it was asked for' : 'nobody decided in time'}); it did not run`
       : SAID[decision.status];
   const content = `Update on approval ${approval.id}: ${approval.skillName} ${said}.`;
-  const outcome: SkillOutcome = {
-    status: 'pending_approval',
-    skill: { name: approval.skillName, arguments: approval.arguments },
-    approvalId: approval.id,
-    message: content,
-    decision,
-  };
-  return { role: 'assistant', content, results: [outcome], createdAt: at.toISOString() };
+  // One outcome per planned call: the run's model reads them as the tool results of the calls it planned.
+  const results = plannedCalls(approval).map(
+    (step): SkillOutcome => ({
+      status: 'pending_approval',
+      skill: { name: step.skillName, arguments: step.arguments },
+      approvalId: approval.id,
+      message: content,
+      decision: stepDecision(decision, step),
+    }),
+  );
+  return { role: 'assistant', content, results, createdAt: at.toISOString() };
+}
+
+/** A plan's step as far as its note needs it (API.md "Runs and plans"); an approval without steps is a plan of one. */
+interface PlannedStep {
+  skillName: string;
+  arguments: unknown;
+  status?: string;
+  result?: unknown;
+  error?: string;
+}
+
+function plannedCalls(approval: Approval): PlannedStep[] {
+  const steps = (approval as Approval & { steps?: PlannedStep[] }).steps;
+  if (Array.isArray(steps) && steps.length > 1) return steps;
+  return [{ skillName: approval.skillName, arguments: approval.arguments }];
+}
+
+/** The plan's outcome as one step's: its own result when the plan ran, its own error where it failed. */
+function stepDecision(decision: ApprovalDecisionNote, step: PlannedStep): ApprovalDecisionNote {
+  if (step.status === undefined) return decision;
+  if (decision.status === 'approved') {
+    const { result: _whole, ...rest } = decision;
+    return { ...rest, ...(step.result === undefined ? {} : { result: step.result }) };
+  }
+  if (decision.status === 'failed' && step.error) return { ...decision, error: step.error };
+  return decision;
 }
 
 /** The outcome note the approval's conversation is owed; none for approvals made outside a conversation. */

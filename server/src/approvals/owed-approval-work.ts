@@ -1,6 +1,7 @@
 // What the outbox relay does for approvals besides their events: appends the audit entries and conversation
-// notes their status changes owe, each under the id it was owed with (a repeat adds nothing), then clears them.
-import { type AuditAction, actorRefOf, type SkillOutcome } from '@lumibase/shared';
+// notes their status changes owe, each under the id it was owed with (a repeat adds nothing), queues the run's
+// continuation each note owes, then clears them.
+import { type AuditAction, actorRefOf, type CopilotContinuationJob, type SkillOutcome } from '@lumibase/shared';
 import type { Types } from 'mongoose';
 import type { OwedWork } from '../store/outbox.js';
 import type { AiModels } from '../store/ai/ai-models.js';
@@ -38,7 +39,15 @@ interface OwingApproval {
  * In the order owed: a second relay pass, or a relay in another process at the same time, finds an
  * entry there already (by its id) and only clears it, so each lands once and the chain stays gap-free.
  */
-export function owedApprovalWork(models: Pick<AiModels, 'approvals' | 'audit' | 'auditHeads' | 'conversations' | 'messages'>): OwedWork {
+export function owedApprovalWork(
+  models: Pick<AiModels, 'approvals' | 'audit' | 'auditHeads' | 'conversations' | 'messages'>,
+  /**
+   * A note owed by a settlement continues its run (API.md "The run continues"): queued once the note is in the
+   * conversation and before it is cleared, so a crash or a refused add leaves it owed and it is queued again
+   * (the job id is the note's: queued twice, it runs once).
+   */
+  continueRun?: (job: CopilotContinuationJob) => Promise<void>,
+): OwedWork {
   return {
     owing: { $or: [{ 'owedAudit.0': { $exists: true } }, { 'owedNotes.0': { $exists: true } }] },
     settled: {
@@ -63,6 +72,7 @@ export function owedApprovalWork(models: Pick<AiModels, 'approvals' | 'audit' | 
         });
       }
       const conversations = new ConversationStore(models, siteId);
+      const unqueued: string[] = [];
       for (const owed of document.owedNotes ?? []) {
         await conversations.appendMessageOnce(owed.messageId.toHexString(), owed.conversationId, {
           role: 'assistant',
@@ -70,9 +80,17 @@ export function owedApprovalWork(models: Pick<AiModels, 'approvals' | 'audit' | 
           ...(owed.resultsJson != null ? { results: decodeJson(owed.resultsJson) as SkillOutcome[] } : {}),
           createdAt: toIso(owed.createdAt),
         });
+        if (continueRun) {
+          try {
+            await continueRun({ siteId, approvalId: document._id.toHexString(), noteId: owed.messageId.toHexString() });
+          } catch {
+            // Redis refused it: the note stays owed (the events below still go) and a later pass queues it.
+            unqueued.push(owed.messageId.toHexString());
+          }
+        }
       }
       const audited = (document.owedAudit ?? []).map((owed) => owed.entryId);
-      const noted = (document.owedNotes ?? []).map((owed) => owed.messageId);
+      const noted = (document.owedNotes ?? []).map((owed) => owed.messageId).filter((id) => !unqueued.includes(id.toHexString()));
       if (audited.length === 0 && noted.length === 0) return;
       // Bookkeeping, not a change of the approval: updatedAt stays as the change left it. A crash before
       // this line only means the next pass finds them there already.

@@ -208,6 +208,12 @@ export class AISecureHarness {
     // The risk rule looks at the skill only: `*` got the call this far and no further.
     if (tier === 'ask') {
       // The same request still waiting in this site: point at it rather than ask the admins twice.
+      const alreadyPending = (existing: { id: string }): SkillOutcome => ({
+        status: 'pending_approval',
+        skill: call,
+        approvalId: existing.id,
+        message: `${name} with these arguments is already waiting for a human admin's approval (approval ${existing.id}); no second request was made.`,
+      });
       const existing = await approvals.findPendingIdentical(name, parsed.arguments);
       if (existing) {
         await record({
@@ -216,16 +222,13 @@ export class AISecureHarness {
           approvalId: existing.id,
           detail: { arguments: parsed.arguments, alreadyPending: true },
         });
-        return {
-          status: 'pending_approval',
-          skill: call,
-          approvalId: existing.id,
-          message: `${name} with these arguments is already waiting for a human admin's approval (approval ${existing.id}); no second request was made.`,
-        };
+        return alreadyPending(existing);
       }
       const at = this.clock();
       const { target, impact } = await this.targets.inspect(context.siteId, name, parsed.arguments);
-      const approval = await approvals.insert({
+      // The lookup above finds approvals of any age; this insert is the atomic step: of two identical requests
+      // arriving at the same instant, one inserts and the other is answered with its approval.
+      const { approval, created } = await approvals.insertUnlessPending({
         skillName: name,
         arguments: parsed.arguments,
         context: {
@@ -243,6 +246,15 @@ export class AISecureHarness {
         createdAt: at.toISOString(),
         updatedAt: at.toISOString(),
       });
+      if (!created) {
+        await record({
+          action: 'approval_requested',
+          skillName: name,
+          approvalId: approval.id,
+          detail: { arguments: parsed.arguments, alreadyPending: true },
+        });
+        return alreadyPending(approval);
+      }
       await record({
         action: 'approval_requested',
         skillName: name,

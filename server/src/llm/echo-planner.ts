@@ -1,5 +1,6 @@
 // The offline planner: maps the current message to at most one tool call by API.md's phrases, then
 // (its second step) says in a plain sentence what came of it.
+import { continuationSentence, settledResults } from './echo-continuation.js';
 import { echoHelpText, matchEchoPhrase } from './echo-phrases.js';
 import { type EchoToolResult, echoReplySentence } from './echo-reply.js';
 import type { Planner, PlannerInput, PlannerMessage, PlannerOutput } from './planner.js';
@@ -9,9 +10,13 @@ export class EchoPlanner implements Planner {
 
   /**
    * Reads only the current (last user) message and what followed it in this turn: before any tool
-   * result, the phrase's call (or the help); after them, one sentence per result and no call.
+   * result, the phrase's call (or the help); after them, one sentence per result and no call. A conversation that
+   * ends with a settled approval's outcome (a continued run) gets one sentence for it.
    */
   async plan({ messages, siteCollections }: PlannerInput): Promise<PlannerOutput> {
+    // A run that continues after its approval was settled: the outcome in one sentence, no call.
+    const settled = settledResults(messages);
+    if (settled) return { text: continuationSentence(settled), toolCalls: [] };
     const currentIndex = messages.findLastIndex((message) => message.role === 'user');
     const current = messages[currentIndex];
     const results = currentIndex < 0 ? [] : messages.slice(currentIndex + 1).filter((message) => message.role === 'tool');

@@ -14,6 +14,8 @@
 // - Workers (and the QueueEvents a decision waits on) block on their connection, which BullMQ requires to have
 //   maxRetriesPerRequest: null; they keep ioredis' offline queue and reconnect on their own.
 import {
+  COPILOT_CONTINUATION_QUEUE,
+  CopilotContinuationJob,
   EMBEDDINGS_QUEUE,
   EmbeddingJob,
   SKILL_EXECUTION_QUEUE,
@@ -110,6 +112,21 @@ export const QUEUES = {
     },
     // One delivery at a time per worker process: jobs are taken in the order they were queued, seq order per site.
     worker: (_settings: Record<string, never>) => ({ concurrency: 1 }),
+  }),
+  /**
+   * One job per settled approval of a conversation (jobId = the settlement's note id): the run continues once.
+   * A model outage is retried a few times; the outcome stays in the conversation's note either way.
+   */
+  copilotContinuation: spec({
+    name: COPILOT_CONTINUATION_QUEUE,
+    job: CopilotContinuationJob,
+    jobOptions: {
+      attempts: 4,
+      backoff: { type: 'exponential', delay: 2000, jitter: 0.5 },
+      removeOnComplete: { age: 24 * 3600, count: 10_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+    worker: ({ concurrency }: { concurrency: number }) => ({ concurrency }),
   }),
 } as const;
 

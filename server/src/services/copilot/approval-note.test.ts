@@ -95,7 +95,9 @@ describe('the note on a decided approval, in the next turn', () => {
     expect(JSON.parse(note.content)).toMatchObject({
       tool: 'deleteCollection',
       approvalId,
-      decision: { status: 'rejected', decidedBy: { name: INJECTED_NAME }, reason: INJECTED_REASON },
+      status: 'rejected',
+      decidedBy: { name: INJECTED_NAME },
+      reason: INJECTED_REASON,
     });
   });
 

@@ -55,22 +55,27 @@ export function siteBriefText({ collections, capabilities, today, turnedOff = []
 /** One outcome as data: JSON, tagged with its skill, never spliced into prose. */
 export function toolContent(outcome: SkillOutcome): string {
   const { status } = outcome;
+  // A note on a settled approval: the planned call's outcome, `{ status, result?, error?, reason? }` (API.md "The
+  // run continues"); the decider's name, reason and the result quoted as data.
+  if (outcome.status === 'pending_approval' && outcome.decision) {
+    const { status: settled, ...rest } = outcome.decision;
+    return fitToolContent({ tool: outcome.skill.name, approvalId: outcome.approvalId, status: settled, ...rest }, TOOL_CONTENT_MAX);
+  }
   const record: Record<string, unknown> = { tool: outcome.skill?.name ?? null, status };
   if (outcome.status === 'executed' && outcome.data !== undefined) record.data = outcome.data;
   if (outcome.status === 'pending_approval') record.approvalId = outcome.approvalId;
-  // A note on a settled approval: the decider's name, reason and the result, quoted as data.
-  if (outcome.status === 'pending_approval' && outcome.decision) record.decision = outcome.decision;
   if (outcome.status !== 'executed' && outcome.message) record.message = outcome.message;
   if (outcome.status === 'denied' && outcome.details) record.details = outcome.details;
   return fitToolContent(record, TOOL_CONTENT_MAX);
 }
 
 /**
- * The planner's input for a new message: `history` is the latest stored messages before it, oldest
+ * The planner's input for a new message (or, `current` undefined, for a run that continues after its approval was
+ * settled): `history` is the latest stored messages before it, oldest
  * first. An earlier assistant message's skill calls are replayed as its tool calls, each followed by
  * its outcome as a tool result. The echo planner reads only the last user message; real models read all of it.
  */
-export function plannerMessages(history: readonly ConversationMessage[], current: string, brief?: SiteBrief): PlannerMessage[] {
+export function plannerMessages(history: readonly ConversationMessage[], current: string | undefined, brief?: SiteBrief): PlannerMessage[] {
   const messages: PlannerMessage[] = [{ role: 'system', content: COPILOT_SYSTEM_PROMPT }];
   if (brief) messages.push({ role: 'system', content: siteBriefText(brief) });
   for (const message of history) {
@@ -93,6 +98,7 @@ export function plannerMessages(history: readonly ConversationMessage[], current
       ...results,
     );
   }
-  messages.push({ role: 'user', content: current });
+  // A continued run has no new message: the history ends with the outcome of the planned calls.
+  if (current !== undefined) messages.push({ role: 'user', content: current });
   return messages;
 }

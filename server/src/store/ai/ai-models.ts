@@ -83,9 +83,13 @@ const approvalSchema = new Schema(
      */
     owedAudit: { type: [owedAuditSchema], default: undefined },
     owedNotes: { type: [owedNoteSchema], default: undefined },
+    /** While pending as the gate asked for it: what makes a request identical (approvals/pending-key.ts); unset by any change. */
+    pendingKey: { type: String },
   },
   { collection: 'ai_approvals', ...options },
 );
+// Identical requests: one pending approval per site and key, whatever arrives at the same instant.
+approvalSchema.index({ siteId: 1, pendingKey: 1 }, { unique: true, partialFilterExpression: { pendingKey: { $type: 'string' } } });
 // The approvals list: one site, one status, newest first.
 approvalSchema.index({ siteId: 1, status: 1, createdAt: -1 });
 // The expiry sweep: pending approvals past their time, across sites.

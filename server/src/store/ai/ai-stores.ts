@@ -1,4 +1,5 @@
 // The Copilot's stores, handed out per site so that no query can run without its siteId.
+import type { CopilotContinuationJob } from '@lumibase/shared';
 import type { Connection } from 'mongoose';
 import type { OutboxRelay } from '../outbox.js';
 import { type AiModels, createAiModels, ensureAiIndexes } from './ai-models.js';
@@ -31,9 +32,11 @@ export class AiStores implements AiStoreFactory {
   constructor(
     connection: Connection,
     private readonly relay: OutboxRelay,
+    /** Queues a settled approval's continuation (the continuation queue); unset, runs do not continue. */
+    continueRun?: (job: CopilotContinuationJob) => Promise<void>,
   ) {
     this.models = createAiModels(connection);
-    relay.register(this.models.approvals, owedApprovalWork(this.models));
+    relay.register(this.models.approvals, owedApprovalWork(this.models, continueRun));
     this.notices = registerNoticeModel(connection);
     relay.register(this.notices);
   }

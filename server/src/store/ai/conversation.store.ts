@@ -40,6 +40,10 @@ export interface ConversationRepository {
   /** Deletes the conversation and its messages; false when it is not in this site. */
   delete(id: string): Promise<boolean>;
   appendMessage(conversationId: string, message: NewConversationMessage): Promise<ConversationMessage>;
+  /** appendMessage under a given id, once: a message with this id there already is left as it is. */
+  appendMessageOnce(id: string, conversationId: string, message: NewConversationMessage): Promise<void>;
+  /** Whether the site holds a message of this id. */
+  hasMessage(id: string): Promise<boolean>;
   /** The latest `limit` messages (default 20), oldest first: the planner's context window. */
   latestMessages(conversationId: string, limit?: number): Promise<ConversationMessage[]>;
   listMessages(conversationId: string, options?: { limit?: number; offset?: number }): Promise<ConversationMessage[]>;
@@ -124,6 +128,11 @@ export class ConversationStore extends SiteScopedStore implements ConversationRe
       if (!isDuplicateKeyError(error)) throw error;
       await this.touch(conversationId, message.createdAt);
     }
+  }
+
+  async hasMessage(id: string): Promise<boolean> {
+    const _id = parseObjectId(id);
+    return _id ? (await this.models.messages.exists(this.scoped({ _id }))) !== null : false;
   }
 
   private async insertMessage(_id: Types.ObjectId, conversationId: string, message: NewConversationMessage): Promise<void> {

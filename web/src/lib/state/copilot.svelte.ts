@@ -11,7 +11,9 @@ export type CopilotMessage =
   | { id: number; role: 'user'; text: string; at: Date }
   | { id: number; role: 'assistant'; kind: 'reply'; reply: ChatResponse; at: Date }
   | { id: number; role: 'assistant'; kind: 'error'; title: string; text: string; at: Date }
-  | { id: number; role: 'assistant'; kind: 'notice'; text: string; at: Date };
+  | { id: number; role: 'assistant'; kind: 'notice'; text: string; at: Date }
+  /** The run went on after its approval was settled (copilot-progress `reply`): the model's reply to the outcome. */
+  | { id: number; role: 'assistant'; kind: 'continued'; text: string; at: Date };
 
 /** Where one Undo stands: running, done, or refused (the error says why). */
 export type UndoStatus = { state: 'running' } | { state: 'done' } | { state: 'failed'; error: ApiError };
@@ -82,20 +84,27 @@ export class CopilotState {
    * gives its status to the call it answers.
    */
   receiveProgress(event: CopilotProgressEvent): void {
+    // A run that continues after its approval was settled: its reply joins the thread of its conversation, live.
+    if (event.kind === 'reply') {
+      if (event.text && event.conversationId === this.conversationId)
+        this.#push({ role: 'assistant', kind: 'continued', text: event.text });
+      return;
+    }
     if (!this.sending) return;
+    const step = event.step ?? 1;
     this.#turnConversation ??= event.conversationId;
     if (event.conversationId !== this.#turnConversation) return;
     const entries = [...this.progress];
     const last = entries.at(-1);
     if (event.kind === 'text') {
       if (!event.text) return;
-      if (last?.kind === 'text' && last.step === event.step) entries[entries.length - 1] = { ...last, text: last.text + event.text };
-      else entries.push({ step: event.step, kind: 'text', text: event.text });
+      if (last?.kind === 'text' && last.step === step) entries[entries.length - 1] = { ...last, text: last.text + event.text };
+      else entries.push({ step: step, kind: 'text', text: event.text });
     } else if (event.skill) {
       const status = event.kind === 'tool-result' ? event.status : undefined;
-      const open = event.kind === 'tool-result' ? entries.findIndex((entry) => isOpenCall(entry, event.step, event.skill!)) : -1;
-      if (open >= 0) entries[open] = { step: event.step, kind: 'tool', skill: event.skill, status };
-      else entries.push({ step: event.step, kind: 'tool', skill: event.skill, status });
+      const open = event.kind === 'tool-result' ? entries.findIndex((entry) => isOpenCall(entry, step, event.skill!)) : -1;
+      if (open >= 0) entries[open] = { step: step, kind: 'tool', skill: event.skill, status };
+      else entries.push({ step: step, kind: 'tool', skill: event.skill, status });
     } else {
       return;
     }

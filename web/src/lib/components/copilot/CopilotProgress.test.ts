@@ -128,3 +128,18 @@ describe('CopilotPanel progress', () => {
     expect(first?.querySelector('[data-read-before]')).toBeNull();
   });
 });
+
+describe('CopilotPanel continuation reply', () => {
+  it('shows the reply of a run that continued after its approval was settled, live, in its conversation only', async () => {
+    const copilot = new CopilotState({ chat: async () => ({ ...pendingReply('ap-3'), reply: 'That waits for an admin.' }) });
+    const { container } = render(CopilotPanel, { props: { copilot, approvalOf: () => undefined, onclose: () => {} } });
+    await copilot.send('delete collection posts');
+    // Another conversation's continuation (another tab) is not this thread's.
+    copilot.receiveProgress({ conversationId: 'conv-other', kind: 'reply', text: 'Done elsewhere.' });
+    copilot.receiveProgress({ conversationId: 'conv-1', kind: 'reply', text: 'Done: the step ran.' });
+    await waitFor(() => expect(container.querySelector('[data-continued]')?.textContent).toBe('Done: the step ran.'));
+    const last = [...container.querySelectorAll('ol[aria-label="Conversation"] > li')].at(-1);
+    expect(last?.querySelector('[data-continued]')?.textContent).toBe('Done: the step ran.');
+    expect(container.textContent).not.toContain('Done elsewhere.');
+  });
+});

@@ -1,0 +1,46 @@
+// The BullMQ worker of the `copilot-continuation` queue: the worker process runs it (and the test server, in-process).
+import type { CopilotContinuationJob } from '@lumibase/shared';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Logger } from '../logger.js';
+import { openWorkerConnection, QUEUES, WORKER_STOP_BOUND_MS } from '../queues/queue-table.js';
+import type { ContinueRunService } from '../services/copilot/continue-run.js';
+
+const SPEC = QUEUES.copilotContinuation;
+
+export function createContinuationWorker({
+  redisUrl,
+  prefix,
+  logger,
+  continuation,
+  concurrency,
+}: {
+  redisUrl: string;
+  prefix: string;
+  logger: Logger;
+  continuation: Pick<ContinueRunService, 'continueRun'>;
+  concurrency: number;
+}) {
+  const connection = openWorkerConnection(redisUrl, logger, 'continuation worker');
+  const worker = new Worker(
+    SPEC.name,
+    async (job: Job) => {
+      const parsed = SPEC.job.safeParse(job.data);
+      if (!parsed.success) throw new UnrecoverableError('malformed continuation job');
+      const data: CopilotContinuationJob = parsed.data;
+      const done = await continuation.continueRun(data);
+      logger.info({ approvalId: data.approvalId, ran: done.ran, ...(done.ran ? {} : { why: done.why }) }, 'copilot continuation done');
+    },
+    { connection, prefix, ...SPEC.worker({ concurrency }) },
+  );
+  worker.on('error', (error: Error) => logger.warn({ reason: error.message }, 'continuation worker error'));
+  worker.on('failed', (job, error) =>
+    logger.warn({ approvalId: job?.data?.approvalId, reason: error.message }, 'copilot continuation failed'),
+  );
+  return {
+    worker,
+    async close() {
+      await Promise.race([worker.close(), new Promise((done) => setTimeout(done, WORKER_STOP_BOUND_MS))]);
+      connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+// The run goes on after its approval is settled: the conversation's model, as the requester, hears the outcome as
+// the tool results of the calls it planned (the settlement's note), and its reply is stored and pushed to them.
+import { createHash } from 'node:crypto';
+import { type CopilotProgressEvent, getSkillToolSpecs, type SkillOutcome, type ToolSpec } from '@lumibase/shared';
+import type { HarnessActor } from '../../harness/ai-secure-harness.js';
+import type { Planner } from '../../llm/planner.js';
+import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
+import { CONTEXT_MESSAGES } from '../../store/ai/conversation.store.js';
+import { contentReadsOf, runCopilotTurn, type TurnHarness } from './copilot-turn.js';
+import { plannerMessages, type SiteBrief } from './planner-messages.js';
+import { toolsForCaller } from './tools-for-caller.js';
+
+/** Where a continued run's reply goes: every socket of the requester in the site (not only the session that asked). */
+export interface CopilotReplySink {
+  sendToMember(siteId: string, userId: string, event: CopilotProgressEvent): void;
+}
+
+export interface ContinueRunOptions {
+  stores: Pick<AiStoreFactory, 'forSite'>;
+  harness: TurnHarness;
+  planner: Planner;
+  /** The requester as they are now in the site (capabilities may have changed); undefined when no longer a member. */
+  actorFor(siteId: string, userId: string): Promise<HarnessActor | undefined>;
+  replies?: CopilotReplySink;
+  /** LLM_MAX_STEPS. */
+  maxSteps: number;
+  siteSchema?: (siteId: string) => Promise<SiteBrief['collections']>;
+  clock?: () => Date;
+  tools?: ToolSpec[];
+}
+
+export interface Continuation {
+  siteId: string;
+  approvalId: string;
+  /** The id of the settlement's outcome note: one continuation per note. */
+  noteId: string;
+}
+
+export type ContinuationResult = { ran: false; why: string } | { ran: true; reply: string; messageId: string };
+
+/** The reply's message id, derived from the note's: a second run of the same continuation finds it there. */
+export function continuationMessageId(noteId: string): string {
+  return createHash('sha256').update(`continuation:${noteId}`).digest('hex').slice(0, 24);
+}
+
+export class ContinueRunService {
+  private readonly clock: () => Date;
+  private readonly tools: ToolSpec[];
+
+  constructor(private readonly options: ContinueRunOptions) {
+    this.clock = options.clock ?? (() => new Date());
+    this.tools = options.tools ?? getSkillToolSpecs();
+  }
+
+  async continueRun({ siteId, approvalId, noteId }: Continuation): Promise<ContinuationResult> {
+    const stores = this.options.stores.forSite(siteId);
+    const approval = await stores.approvals.get(approvalId);
+    const conversationId = approval?.context.conversationId;
+    if (!approval || !conversationId) return { ran: false, why: 'no conversation' };
+    const conversation = await stores.conversations.get(conversationId);
+    if (!conversation) return { ran: false, why: 'conversation deleted' };
+    const messageId = continuationMessageId(noteId);
+    if (await stores.conversations.hasMessage(messageId)) return { ran: false, why: 'already continued' };
+    // The note (which the relay appended before it queued this) must be in the conversation: it holds the outcome.
+    if (!(await stores.conversations.hasMessage(noteId))) return { ran: false, why: 'note not appended' };
+    const actor = await this.options.actorFor(siteId, conversation.userId);
+    if (!actor) return { ran: false, why: 'requester is no longer a member' };
+
+    const { planner } = this.options;
+    const history = await stores.conversations.latestMessages(conversationId, CONTEXT_MESSAGES);
+    const { tools, turnedOff } = toolsForCaller(this.tools, actor, await stores.policy.get());
+    const brief = this.options.siteSchema
+      ? {
+          collections: await this.options.siteSchema(siteId),
+          capabilities: actor.capabilities,
+          today: this.clock().toISOString().slice(0, 10),
+          turnedOff,
+        }
+      : undefined;
+    const turn = await runCopilotTurn({
+      planner,
+      harness: this.options.harness,
+      tools,
+      messages: plannerMessages(history, undefined, brief),
+      context: { siteId, actor, message: approval.context.message, conversationId },
+      maxSteps: this.options.maxSteps,
+      siteCollections: brief?.collections.map((collection) => collection.name),
+      readEarlier: planner.provider === 'echo' ? [] : contentReadsOf(history.flatMap((entry) => entry.results ?? [])),
+    });
+    // A model that fails now is said as such; the outcome stands in the note either way.
+    const reply = turn.ok
+      ? turn.reply.trim() || turn.texts.join('\n').trim() || plainOutcomes(turn.outcomes)
+      : 'The Copilot’s language model failed while taking up the outcome; nothing more was run.';
+    const outcomes: SkillOutcome[] = turn.outcomes.length > 0 ? turn.outcomes : [{ status: 'executed', message: reply }];
+    await stores.conversations.appendMessageOnce(messageId, conversationId, {
+      role: 'assistant',
+      content: reply,
+      results: outcomes,
+      ...(turn.usage ? { usage: turn.usage } : {}),
+      createdAt: this.clock().toISOString(),
+    });
+    this.options.replies?.sendToMember(siteId, conversation.userId, { conversationId, kind: 'reply', text: reply });
+    return { ran: true, reply, messageId };
+  }
+}
+
+function plainOutcomes(outcomes: readonly SkillOutcome[]): string {
+  return (
+    outcomes
+      .map((outcome) => outcome.message ?? (outcome.skill ? `${outcome.skill.name}: ${outcome.status}` : ''))
+      .filter(Boolean)
+      .join('\n') || 'Noted.'
+  );
+}
