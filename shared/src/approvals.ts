@@ -142,6 +142,8 @@ export const AUDIT_ACTIONS = [
   'edited',
   'policy_changed',
   'restored',
+  /** A plan's steps already done were undone after a later step failed (API.md, "Runs and plans"). */
+  'rolled_back',
   /** Entries written before the audit's hash chain existed were chained onto it (once, at start-up). */
   'chain_migrated',
 ] as const;
