@@ -1,5 +1,6 @@
 // An admin's decision on a pending approval: who may decide, what they saw (revision, target, impact, time
 // left), the arguments they may edit, and the compare-and-set that makes one decision win.
+import { planStillHolds } from '../skills/dry-run.js';
 import {
   type ActorRef,
   actorRefOf,
@@ -76,9 +77,12 @@ export class ApprovalDecider {
     if (!approval) throw recordNotInSite();
 
     // Deciding runs the skill on the decider's authority: they must be able to run it themselves.
-    if (!canDecideApproval(decider, approval.skillName)) {
+    // A plan: every capability of every step.
+    const undecidable = approval.steps.find((step) => !canDecideApproval(decider, step.skillName));
+    if (!canDecideApproval(decider, approval.skillName) || undecidable) {
+      const skillName = undecidable?.skillName ?? approval.skillName;
       throw new ForbiddenError({
-        message: `Deciding needs ${missingCapabilities(decider, deciderCapabilities(approval.skillName)).join(', ')}`,
+        message: `Deciding needs ${missingCapabilities(decider, deciderCapabilities(skillName)).join(', ')}`,
         reason: 'missing_capabilities',
       });
     }
@@ -103,6 +107,16 @@ export class ApprovalDecider {
       return rejected;
     }
 
+    // A plan: its steps dry-run again against the site as it now is; a target that changed (a name taken meanwhile) expires it.
+    if (approval.steps.length > 1) {
+      if (!(await planStillHolds(this.targets, approval))) {
+        await expire(approvals, approval, { reason: 'target_changed', at });
+        throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
+      }
+      const started = await startExecution(approvals, approval, { actor, at });
+      if (!started) throw await conflictAfterRace(approvals, approvalId);
+      return this.options.executor.execute(started);
+    }
     const edited = input.arguments === undefined ? undefined : parseEdited(approval.skillName, input.arguments);
     const preview = await this.targets.inspect(siteId, approval.skillName, edited ?? approval.arguments);
     if (!edited) {

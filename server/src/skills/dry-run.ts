@@ -4,6 +4,7 @@
 import {
   type ApprovalImpact,
   type ApprovalTarget,
+  canonicalJson,
   DomainError,
   type Field,
   isSkillName,
@@ -206,4 +207,19 @@ async function sentenceOf(
 /** The plan's summary: one clause per step, in order. */
 export function planSummary(impacts: readonly (ApprovalImpact | undefined)[], skillNames: readonly string[]): string {
   return impacts.map((impact, index) => `${index + 1}. ${impact?.summary ?? skillNames[index]}`).join('; ');
+}
+
+/** Every step of a stored plan still dry-runs to the target it was planned with (at decision: nothing changed under it). */
+export async function planStillHolds(
+  targets: { siteView?(siteId: string): { site: SiteView } },
+  approval: { siteId: string; steps: readonly { skillName: string; arguments: Record<string, unknown>; target?: ApprovalTarget }[] },
+): Promise<boolean> {
+  const view = targets.siteView?.(approval.siteId);
+  if (!view) return true;
+  const site = new SimulatedSite(view.site);
+  for (const [index, step] of approval.steps.entries()) {
+    const dry = await dryRunStep(site, step.skillName, step.arguments, index + 1);
+    if (!dry.ok || canonicalJson(dry.target ?? null) !== canonicalJson(step.target ?? null)) return false;
+  }
+  return true;
 }
