@@ -40,7 +40,13 @@ export class ApprovalJobRunner {
         targets,
         ...(this.options.reportError ? { reportError: this.options.reportError } : {}),
       });
-      return done.status === 'approved' ? 'approved' : done.status === 'pending' ? 'pending' : done.status === 'expired' ? 'expired' : 'skipped';
+      return done.status === 'approved'
+        ? 'approved'
+        : done.status === 'pending'
+          ? 'pending'
+          : done.status === 'expired'
+            ? 'expired'
+            : 'skipped';
     }
     // Between the decision and now the target may have changed (a collection deleted and recreated).
     // A re-delivered job whose earlier run may have had its effect is not checked: that effect changed it.

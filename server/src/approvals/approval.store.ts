@@ -1,7 +1,17 @@
 // ai_approvals for one site: insert, read, list and compare-and-set status transitions, each owing its site
 // event, and its audit entry and conversation note, in the same document write (approval-operations.ts says which).
 import { isDeepStrictEqual } from 'node:util';
-import { actorRefOf, type Approval, type ApprovalStatus, type ApprovalStep, PLAN_SKILL_NAME, type StepStatus, canTransition, type ReadBefore, type SkillOutcome } from '@lumibase/shared';
+import {
+  actorRefOf,
+  type Approval,
+  type ApprovalStatus,
+  type ApprovalStep,
+  PLAN_SKILL_NAME,
+  type StepStatus,
+  canTransition,
+  type ReadBefore,
+  type SkillOutcome,
+} from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { type OutboxRelay, owe } from '../store/outbox.js';
 import type { AiModels, ApprovalDocument } from '../store/ai/ai-models.js';
@@ -268,7 +278,9 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       const steps = document.stepsJson == null ? [] : (decodeJson(document.stepsJson) as ApprovalStep[]);
       return (
         steps.length === calls.length &&
-        steps.every((step, index) => step.skillName === calls[index]!.skillName && isDeepStrictEqual(step.arguments, calls[index]!.arguments))
+        steps.every(
+          (step, index) => step.skillName === calls[index]!.skillName && isDeepStrictEqual(step.arguments, calls[index]!.arguments),
+        )
       );
     });
     return same ? toApproval(same) : null;

@@ -30,10 +30,8 @@ afterAll(async () => {
   await model?.close();
 });
 
-const as =
-  (who: { token: string }) =>
-  (method: string, path: string, body?: unknown) =>
-    server.request(method, path, { token: who.token, siteId, ...(body === undefined ? {} : { body }) });
+const as = (who: { token: string }) => (method: string, path: string, body?: unknown) =>
+  server.request(method, path, { token: who.token, siteId, ...(body === undefined ? {} : { body }) });
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -53,7 +51,9 @@ const EVENTS_CALLS = [
 
 it('plans dependent calls (a collection, its fields, an item in it) as one approval of four steps, dry-run, then runs them in order', async () => {
   model.script([{ toolCalls: EVENTS_CALLS }, { text: 'I planned the events collection; an admin must approve it.' }]);
-  const asked = await as(admin)('POST', '/ai/chat', { message: 'set up an events collection with a title and a date, and add the launch party' });
+  const asked = await as(admin)('POST', '/ai/chat', {
+    message: 'set up an events collection with a title and a date, and add the launch party',
+  });
   expect(asked.status).toBe(200);
   const reply = asked.body.data;
   expect(reply.status).toBe('pending_approval');
@@ -84,9 +84,13 @@ it('plans dependent calls (a collection, its fields, an item in it) as one appro
   // Bound by name: the collection has no id yet.
   expect(approval.steps[1].target).toEqual({ kind: 'field', collection: 'events' });
   expect(approval.impact.summary).toBe(approval.steps.map((step: any, index: number) => `${index + 1}. ${step.impact.summary}`).join('; '));
-  console.log(`TRANSCRIPT events plan\n${JSON.stringify({ reply: { status: reply.status, approvalId, reply: reply.reply, results: reply.results }, approval }, null, 2)}`);
+  console.log(
+    `TRANSCRIPT events plan\n${JSON.stringify({ reply: { status: reply.status, approvalId, reply: reply.reply, results: reply.results }, approval }, null, 2)}`,
+  );
 
-  expect((await as(second)('POST', `/ai/approvals/${approvalId}/decide`, { decision: 'approved', revision: approval.revision })).status).toBe(202);
+  expect(
+    (await as(second)('POST', `/ai/approvals/${approvalId}/decide`, { decision: 'approved', revision: approval.revision })).status,
+  ).toBe(202);
   const settled = await until(
     async () => (await as(admin)('GET', `/ai/approvals/${approvalId}`)).body.data,
     (current) => current.status !== 'executing',
@@ -118,7 +122,13 @@ it('denies at planning a call that cannot succeed in the planned future, with th
     { text: 'Planned what could be.' },
   ]);
   const reply = (await as(admin)('POST', '/ai/chat', { message: 'talks please' })).body.data;
-  expect(reply.results.map((outcome: any) => outcome.status)).toEqual(['pending_approval', 'denied', 'pending_approval', 'denied', 'denied']);
+  expect(reply.results.map((outcome: any) => outcome.status)).toEqual([
+    'pending_approval',
+    'denied',
+    'pending_approval',
+    'denied',
+    'denied',
+  ]);
   expect(reply.results[1].message).toBe(
     'createField cannot be planned as step 2: the collection ghosts neither exists nor is created by an earlier step.',
   );

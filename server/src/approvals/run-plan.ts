@@ -144,7 +144,9 @@ async function rollBack(
     await save(undone);
   }
   // Steps after the failed one never ran.
-  const skipped = current().steps.map((step, index) => (index >= failure.step && step.status === 'planned' ? { ...step, status: 'skipped' as const } : step));
+  const skipped = current().steps.map((step, index) =>
+    index >= failure.step && step.status === 'planned' ? { ...step, status: 'skipped' as const } : step,
+  );
   if (skipped.some((step, index) => step.status !== current().steps[index]!.status)) await save(skipped);
   const approval = current();
   const settled = failure.targetChanged

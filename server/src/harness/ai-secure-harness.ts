@@ -279,11 +279,23 @@ export class AISecureHarness {
       });
       if (!dry.ok) {
         const message = `${call.name} cannot be planned as step ${step}: ${dry.reason}.`;
-        const outcome: SkillOutcome = { status: 'denied', skill: call, reason: 'invalid_arguments', message, details: [{ path: 'arguments', message: dry.reason }] };
+        const outcome: SkillOutcome = {
+          status: 'denied',
+          skill: call,
+          reason: 'invalid_arguments',
+          message,
+          details: [{ path: 'arguments', message: dry.reason }],
+        };
         await record({
           action: 'denied',
           skillName: call.name,
-          detail: { reason: 'invalid_arguments', message, arguments: call.arguments, step, ...(context.conversationId ? { conversationId: context.conversationId } : {}) },
+          detail: {
+            reason: 'invalid_arguments',
+            message,
+            arguments: call.arguments,
+            step,
+            ...(context.conversationId ? { conversationId: context.conversationId } : {}),
+          },
         });
         return outcome;
       }
@@ -324,10 +336,17 @@ export class AISecureHarness {
       return { approvalId: existing.id, alreadyPending: true };
     }
     // One step: its target and impact as the site stands (as before plans); several: each step's from the dry run.
-    const { target, impact } = single ? await this.targets.inspect(context.siteId, skillName, args) : {
-      target: undefined,
-      impact: { summary: planSummary(plan.steps.map((step) => step.impact), plan.steps.map((step) => step.skillName)) },
-    };
+    const { target, impact } = single
+      ? await this.targets.inspect(context.siteId, skillName, args)
+      : {
+          target: undefined,
+          impact: {
+            summary: planSummary(
+              plan.steps.map((step) => step.impact),
+              plan.steps.map((step) => step.skillName),
+            ),
+          },
+        };
     const readBefore = plan.readBefore.length > 0 ? plan.readBefore : context.readBefore;
     const approval = await approvals.insert({
       id: plan.id,

@@ -6,7 +6,10 @@ type CollectionView = NonNullable<Awaited<ReturnType<SiteView['collection']>>>;
 
 export async function collectionTarget(site: SiteView, name: string): Promise<{ record: CollectionView | null; target: ApprovalTarget }> {
   const record = await site.collection(name);
-  return { record, target: { kind: 'collection', collection: name, ...(record && record.plannedBy === undefined ? { collectionId: record.id } : {}) } };
+  return {
+    record,
+    target: { kind: 'collection', collection: name, ...(record && record.plannedBy === undefined ? { collectionId: record.id } : {}) },
+  };
 }
 
 /** The field is named in the target only while it exists, so its creation or deletion since changes the target. */

@@ -26,7 +26,10 @@ export class StoreApprovalTargets implements ApprovalTargets {
 
   siteView(siteId: string): { site: SiteView; restorableDays?: number } {
     const { trashRetentionDays } = this.options;
-    return { site: storeSiteView(this.stores, siteId), ...(trashRetentionDays !== undefined ? { restorableDays: trashRetentionDays } : {}) };
+    return {
+      site: storeSiteView(this.stores, siteId),
+      ...(trashRetentionDays !== undefined ? { restorableDays: trashRetentionDays } : {}),
+    };
   }
 
   /** `args` were parsed with the skill's schema (the gate's call, an approval's stored or edited arguments). */

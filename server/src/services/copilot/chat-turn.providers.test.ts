@@ -153,7 +153,9 @@ describe.each(PROVIDERS)('a chat turn with the $provider planner', ({ provider, 
     expect(approval).toMatchObject({ status: 'pending', skillName: 'deleteCollection', arguments: { name: 'posts' } });
     expect(recorder.calls).toEqual([]);
     // The model hears the call was planned (API.md, "Runs and plans"): { status: "planned", approvalId, step }.
-    expect(JSON.stringify(server.requests[1]!.body)).toContain(`\\"status\\":\\"planned\\",\\"approvalId\\":\\"${approval!.id}\\",\\"step\\":1`);
+    expect(JSON.stringify(server.requests[1]!.body)).toContain(
+      `\\"status\\":\\"planned\\",\\"approvalId\\":\\"${approval!.id}\\",\\"step\\":1`,
+    );
   });
 
   it('retries a 429 and answers', async () => {

@@ -85,7 +85,11 @@ describe('ChatService.chat', () => {
     };
     const reply = await chat.chat({ siteId, actor: ada, message: 'tidy up' });
     expect(reply.results.map((outcome) => outcome.status)).toEqual(['executed', 'pending_approval', 'denied']);
-    expect(reply.results[0]).toMatchObject({ status: 'executed', skill: { name: 'listCollections', arguments: {} }, data: { collections: [] } });
+    expect(reply.results[0]).toMatchObject({
+      status: 'executed',
+      skill: { name: 'listCollections', arguments: {} },
+      data: { collections: [] },
+    });
     // A turn that planned answers pending_approval with the plan's approval (API.md, "Runs and plans").
     expect(reply).toMatchObject({ status: 'pending_approval', skill: { name: 'deleteCollection' }, step: 1 });
     expect(recorder.calls.map((call) => call.name)).toEqual(['listCollections']);
