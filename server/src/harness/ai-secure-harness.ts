@@ -277,7 +277,8 @@ export class AISecureHarness {
       const dry = await dryRunStep(plan.site, call.name, call.arguments, step, {
         ...(view.restorableDays !== undefined ? { restorableDays: view.restorableDays } : {}),
       });
-      if (!dry.ok) {
+      // A first step that cannot succeed is stored as before (its impact says why); later ones are denied, the model may fix them.
+      if (!dry.ok && step > 1) {
         const message = `${call.name} cannot be planned as step ${step}: ${dry.reason}.`;
         const outcome: SkillOutcome = {
           status: 'denied',
@@ -299,7 +300,8 @@ export class AISecureHarness {
         });
         return outcome;
       }
-      preview = { ...(dry.target ? { target: dry.target } : {}), ...(dry.impact ? { impact: dry.impact } : {}) };
+      if (dry.ok) preview = { ...(dry.target ? { target: dry.target } : {}), ...(dry.impact ? { impact: dry.impact } : {}) };
+      else preview = await this.targets.inspect(context.siteId, call.name, call.arguments);
     } else {
       preview = await this.targets.inspect(context.siteId, call.name, call.arguments);
     }
