@@ -1,4 +1,5 @@
 // The Studio's object graph for one tab (API client → session → site → live → content), shared through Svelte context.
+import { NoticesState } from './copilot-notices.svelte.js';
 import { getContext, setContext } from 'svelte';
 import { type Api, createApi, describeRetry } from '../api/index.js';
 import { truncate } from '../format/values.js';
@@ -68,6 +69,7 @@ export class Studio {
         this.#requestToasts.delete(event.approval.id);
       }
     });
+    this.live.on('copilot-notice', (event) => this.notices?.handle(event));
     this.live.onCopilotProgress((event) => this.copilot?.receiveProgress(event));
     this.live.onResync(() => {
       this.content?.resync();
@@ -79,6 +81,12 @@ export class Studio {
   content: ContentState | undefined = $derived.by(() => {
     const siteId = this.#siteId;
     return siteId ? new ContentState(this.api.site(siteId)) : undefined;
+  });
+
+  /** The current site's copilot-notices (calls that ran under the policy's `warn`): toasts with Undo, the recent list. */
+  notices: NoticesState | undefined = $derived.by(() => {
+    const siteId = this.#siteId;
+    return siteId ? new NoticesState(this.api.site(siteId), siteId) : undefined;
   });
 
   /** The current site's approvals: the pending list and count, and what this tab decides. */
