@@ -76,6 +76,26 @@ export const ApprovalImpact = z.object({
 });
 export type ApprovalImpact = z.infer<typeof ApprovalImpact>;
 
+/** A plan step's progress: planned, then running, then done; or failed, or undone after a later step failed; skipped when never reached. */
+export const STEP_STATUSES = ['planned', 'running', 'done', 'failed', 'undone', 'skipped'] as const;
+export const StepStatus = z.enum(STEP_STATUSES);
+export type StepStatus = z.infer<typeof StepStatus>;
+
+/** One call of a plan (API.md, "Runs and plans"): target and impact taken against the site as the earlier steps leave it. */
+export const ApprovalStep = z.object({
+  skillName: z.string(),
+  arguments: SkillArgumentsRecord,
+  target: ApprovalTarget.optional(),
+  impact: ApprovalImpact.optional(),
+  status: StepStatus,
+  result: z.unknown().optional(),
+  error: z.string().optional(),
+});
+export type ApprovalStep = z.infer<typeof ApprovalStep>;
+
+/** The skillName of an approval of several steps. */
+export const PLAN_SKILL_NAME = 'plan';
+
 /** Every date of the Copilot's records, in a process as on the wire: an ISO-8601 string (as the CMS's items have). */
 const date = z.iso.datetime();
 
@@ -100,6 +120,8 @@ export const Approval = z.object({
   expiresAt: date,
   target: ApprovalTarget.optional(),
   impact: ApprovalImpact.optional(),
+  /** The calls it runs, in order (at least one; with one, skillName, arguments, target and impact are that step's). */
+  steps: z.array(ApprovalStep).min(1),
   /** The model's arguments, when an approver edited them before approving. */
   originalArguments: SkillArgumentsRecord.optional(),
   editedBy: ActorRef.optional(),
@@ -120,6 +142,8 @@ export const AUDIT_ACTIONS = [
   'edited',
   'policy_changed',
   'restored',
+  /** A plan's steps already done were undone after a later step failed (API.md, "Runs and plans"). */
+  'rolled_back',
   /** Entries written before the audit's hash chain existed were chained onto it (once, at start-up). */
   'chain_migrated',
 ] as const;

@@ -1,6 +1,7 @@
 // What a skill-execution job does with its approval: run it if it is still this job's to run, and settle it.
 import type { SkillExecutionJob } from '@lumibase/shared';
 import { runApproval } from './run-approval.js';
+import { runPlan } from './run-plan.js';
 import type { SkillExecutors } from './skill-executors.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
 import { type ApprovalTargets, sameTarget } from '../skills/approval-targets.js';
@@ -30,6 +31,23 @@ export class ApprovalJobRunner {
     const approval = await approvals.get(job.approvalId);
     if (approval?.status !== 'executing' || approval.attempts !== job.attempt) return 'skipped';
     const { targets } = this.options;
+    // A plan of several steps: run step by step, each target checked right before it runs (run-plan.ts).
+    if (approval.steps.length > 1) {
+      const done = await runPlan({
+        approval,
+        approvals,
+        executors: this.options.executors,
+        targets,
+        ...(this.options.reportError ? { reportError: this.options.reportError } : {}),
+      });
+      return done.status === 'approved'
+        ? 'approved'
+        : done.status === 'pending'
+          ? 'pending'
+          : done.status === 'expired'
+            ? 'expired'
+            : 'skipped';
+    }
     // Between the decision and now the target may have changed (a collection deleted and recreated).
     // A re-delivered job whose earlier run may have had its effect is not checked: that effect changed it.
     const { target } = await targets.inspect(approval.siteId, approval.skillName, approval.arguments);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Approval } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPROVAL_LIST_LIMIT } from './approval.store.js';
+import { APPROVAL_LIST_LIMIT, stepsOf } from './approval.store.js';
 import { approvalArbitrary, pendingApproval } from '../testing/ai-arbitraries.js';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 
@@ -20,7 +20,7 @@ describe('ApprovalStore', () => {
         fc.asyncProperty(approvalArbitrary, async (approval) => {
           const store = approvalsOf(freshSiteId());
           const created = await store.insert(approval);
-          const expected: Approval = { ...approval, id: created.id, siteId: store.siteId, revision: 1 };
+          const expected: Approval = { ...approval, id: created.id, siteId: store.siteId, revision: 1, steps: stepsOf(approval) };
           expect(created).toEqual(expected);
           const read = await store.get(created.id);
           expect(read).toEqual(expected);

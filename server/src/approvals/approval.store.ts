@@ -1,7 +1,17 @@
 // ai_approvals for one site: insert, read, list and compare-and-set status transitions, each owing its site
 // event, and its audit entry and conversation note, in the same document write (approval-operations.ts says which).
 import { isDeepStrictEqual } from 'node:util';
-import { actorRefOf, type Approval, type ApprovalStatus, canTransition, type ReadBefore, type SkillOutcome } from '@lumibase/shared';
+import {
+  actorRefOf,
+  type Approval,
+  type ApprovalStatus,
+  type ApprovalStep,
+  PLAN_SKILL_NAME,
+  type StepStatus,
+  canTransition,
+  type ReadBefore,
+  type SkillOutcome,
+} from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { type OutboxRelay, owe } from '../store/outbox.js';
 import type { AiModels, ApprovalDocument } from '../store/ai/ai-models.js';
@@ -24,10 +34,37 @@ function applyTransition(approval: Approval, transition: ApprovalTransition): Ap
   }
   if (transition.incrementAttempts) next.attempts += 1;
   if (transition.revertAttempt) next.attempts -= 1;
+  next.steps = stepsOf(next);
   return next;
 }
 
-export type NewApproval = Omit<Approval, 'id' | 'siteId' | 'revision'>;
+/** `steps` may be left out for one step (taken from skillName, arguments, target and impact); `id` may be chosen (a plan's id is told to the model before it is stored). */
+export type NewApproval = Omit<Approval, 'id' | 'siteId' | 'revision' | 'steps'> & { steps?: ApprovalStep[]; id?: string };
+
+/**
+ * The steps of an approval: a plan's are stored (stepsJson); a single step is the approval's own
+ * skillName, arguments, target and impact, its progress read from the approval's status.
+ */
+export function stepsOf(
+  approval: Pick<Approval, 'skillName' | 'arguments' | 'target' | 'impact' | 'status' | 'result' | 'lastError'> & {
+    steps?: ApprovalStep[] | undefined;
+  },
+): ApprovalStep[] {
+  if (approval.steps && approval.steps.length > 1) return approval.steps;
+  const status: StepStatus =
+    approval.status === 'approved' ? 'done' : approval.status === 'executing' ? 'running' : approval.lastError ? 'failed' : 'planned';
+  return [
+    {
+      skillName: approval.skillName,
+      arguments: approval.arguments,
+      ...(approval.target ? { target: approval.target } : {}),
+      ...(approval.impact ? { impact: approval.impact } : {}),
+      status,
+      ...(approval.status === 'approved' && approval.result !== undefined ? { result: approval.result } : {}),
+      ...(approval.lastError && approval.status !== 'approved' ? { error: approval.lastError } : {}),
+    },
+  ];
+}
 
 /** Approvals stored before expiry existed expire this long after their creation. */
 const LEGACY_TTL_MS = 259_200_000;
@@ -42,7 +79,8 @@ type ChangeableField =
   | 'target'
   | 'impact'
   | 'originalArguments'
-  | 'editedBy';
+  | 'editedBy'
+  | 'steps';
 
 export interface ApprovalTransition {
   from: ApprovalStatus;
@@ -76,6 +114,8 @@ export interface ApprovalRepository {
   list(options?: { status?: ApprovalStatus; limit?: number }): Promise<Approval[]>;
   /** A pending approval for the same skill with deep-equal arguments (key order aside), if there is one. */
   findPendingIdentical(skillName: string, args: Record<string, unknown>): Promise<Approval | null>;
+  /** A pending plan whose steps are the same calls (skill and deep-equal arguments, in order), if there is one. */
+  findPendingIdenticalPlan(calls: readonly { skillName: string; arguments: Record<string, unknown> }[]): Promise<Approval | null>;
   count(options?: { status?: ApprovalStatus }): Promise<number>;
   /** Only approval-operations.ts calls this: each named operation is one transition with what it owes. */
   transition(id: string, transition: ApprovalTransition): Promise<Approval | null>;
@@ -85,6 +125,7 @@ function toApproval(document: ApprovalDocument): Approval {
   const approval: Approval = {
     id: document._id.toHexString(),
     siteId: document.siteId.toString(),
+    steps: [],
     skillName: document.skillName,
     arguments: decodeJson(document.argumentsJson) as Record<string, unknown>,
     context: { message: document.context.message ?? '' },
@@ -110,6 +151,8 @@ function toApproval(document: ApprovalDocument): Approval {
   if (document.originalArgumentsJson != null)
     approval.originalArguments = decodeJson(document.originalArgumentsJson) as Record<string, unknown>;
   if (document.editedBy != null) approval.editedBy = actorRefOf(document.editedBy);
+  const stored = document.stepsJson == null ? undefined : (decodeJson(document.stepsJson) as ApprovalStep[]);
+  approval.steps = stepsOf({ ...approval, ...(stored ? { steps: stored } : {}) });
   return approval;
 }
 
@@ -120,6 +163,7 @@ const JSON_FIELDS: Partial<Record<ChangeableField, string>> = {
   target: 'targetJson',
   impact: 'impactJson',
   originalArguments: 'originalArgumentsJson',
+  steps: 'stepsJson',
 };
 
 function storedField(field: ChangeableField, value: unknown): [string, unknown] {
@@ -193,11 +237,14 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       updatedAt,
       expiresAt,
       decidedAt,
+      steps,
+      id,
       ...rest
     } = approval;
     const { readBefore, ...storedContext } = context;
-    const _id = new Types.ObjectId();
-    const inserted: Approval = { ...approval, id: _id.toHexString(), siteId: this.siteId, revision: 1 };
+    const _id = id === undefined ? new Types.ObjectId() : new Types.ObjectId(id);
+    const { id: _chosen, ...shown } = approval;
+    const inserted: Approval = { ...shown, id: _id.toHexString(), siteId: this.siteId, revision: 1, steps: stepsOf(approval) };
     const document = this.owned({
       _id,
       ...rest,
@@ -211,6 +258,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       ...(target === undefined ? {} : { targetJson: encodeJson(target) }),
       ...(impact === undefined ? {} : { impactJson: encodeJson(impact) }),
       ...(originalArguments === undefined ? {} : { originalArgumentsJson: encodeJson(originalArguments) }),
+      ...(steps !== undefined && steps.length > 1 ? { stepsJson: encodeJson(steps) } : {}),
       revision: 1,
       ...(pendingKey === undefined ? {} : { pendingKey }),
       outbox: [owe({ name: 'approval-created', body: { approval: inserted } })],
@@ -246,6 +294,24 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       .limit(APPROVAL_LIST_LIMIT)
       .lean<ApprovalDocument[]>();
     const same = documents.find((document) => isDeepStrictEqual(decodeJson(document.argumentsJson), args));
+    return same ? toApproval(same) : null;
+  }
+
+  async findPendingIdenticalPlan(calls: readonly { skillName: string; arguments: Record<string, unknown> }[]): Promise<Approval | null> {
+    const documents = await this.models.approvals
+      .find(this.scoped({ status: 'pending', skillName: PLAN_SKILL_NAME }))
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(APPROVAL_LIST_LIMIT)
+      .lean<ApprovalDocument[]>();
+    const same = documents.find((document) => {
+      const steps = document.stepsJson == null ? [] : (decodeJson(document.stepsJson) as ApprovalStep[]);
+      return (
+        steps.length === calls.length &&
+        steps.every(
+          (step, index) => step.skillName === calls[index]!.skillName && isDeepStrictEqual(step.arguments, calls[index]!.arguments),
+        )
+      );
+    });
     return same ? toApproval(same) : null;
   }
 

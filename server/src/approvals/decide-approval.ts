@@ -1,6 +1,7 @@
 // An admin's decision on a pending approval: who may decide, what they saw (revision, target, impact, time
 // left), and the compare-and-set that makes one decision win. It runs exactly what that revision shows: edits are
 // their own step (edit-approval.ts).
+import { planStillHolds } from '../skills/dry-run.js';
 import {
   type ActorRef,
   actorRefOf,
@@ -88,15 +89,23 @@ export class ApprovalDecider {
       return rejected;
     }
 
-    const preview = await this.targets.inspect(siteId, approval.skillName, approval.arguments);
-    if (!sameTarget(approval.target, preview.target)) {
-      await expire(approvals, approval, { reason: 'target_changed', at });
-      throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
-    }
-    if (!sameImpact(approval.impact, preview.impact)) {
-      // The approver saw less than would now happen: show them the new impact instead of running it.
-      await refreshImpact(approvals, approval, { impact: preview.impact, at });
-      throw new ConflictError({ message: 'The impact of this approval changed; review it again' });
+    // A plan: its steps dry-run again against the site as it now is; a target that changed (a name taken meanwhile) expires it.
+    if (approval.steps.length > 1) {
+      if (!(await planStillHolds(this.targets, approval))) {
+        await expire(approvals, approval, { reason: 'target_changed', at });
+        throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
+      }
+    } else {
+      const preview = await this.targets.inspect(siteId, approval.skillName, approval.arguments);
+      if (!sameTarget(approval.target, preview.target)) {
+        await expire(approvals, approval, { reason: 'target_changed', at });
+        throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
+      }
+      if (!sameImpact(approval.impact, preview.impact)) {
+        // The approver saw less than would now happen: show them the new impact instead of running it.
+        await refreshImpact(approvals, approval, { impact: preview.impact, at });
+        throw new ConflictError({ message: 'The impact of this approval changed; review it again' });
+      }
     }
 
     const executing = await startExecution(approvals, approval, { actor, at });
@@ -107,9 +116,12 @@ export class ApprovalDecider {
 
 /** Deciding (or editing) runs the skill on the decider's authority: they must be able to run it themselves. */
 export function mayDecide(decider: Decider, approval: Approval): void {
-  if (canDecideApproval(decider, approval.skillName)) return;
+  // A plan: every capability of every step.
+  const undecidable = approval.steps.find((step) => !canDecideApproval(decider, step.skillName));
+  if (canDecideApproval(decider, approval.skillName) && !undecidable) return;
+  const skillName = undecidable?.skillName ?? approval.skillName;
   throw new ForbiddenError({
-    message: `Deciding needs ${missingCapabilities(decider, deciderCapabilities(approval.skillName)).join(', ')}`,
+    message: `Deciding needs ${missingCapabilities(decider, deciderCapabilities(skillName)).join(', ')}`,
     reason: 'missing_capabilities',
   });
 }

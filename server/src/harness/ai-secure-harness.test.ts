@@ -106,6 +106,8 @@ describe('AISecureHarness.execute', () => {
       requestedBy: { id: 'root', name: 'Root' },
       attempts: 0,
       revision: 1,
+      // Every approval has its steps (API.md, "Runs and plans"): one here, the call itself.
+      steps: [{ skillName: 'deleteCollection', arguments: { name: 'posts' }, status: 'planned' }],
       expiresAt: new Date(clock().getTime() + 72 * 3600 * 1000).toISOString(),
       createdAt: clock().toISOString(),
       updatedAt: clock().toISOString(),

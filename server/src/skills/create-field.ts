@@ -21,4 +21,9 @@ export const createFieldSkill: SkillModule<'createField'> = {
     if (!record) return { target, impact: { summary: `The collection ${collection} does not exist` } };
     return { target, impact: { summary: `Adds the field ${field.name} of ${collection}` } };
   },
+  verify: async ({ collection, field }, _result, site) =>
+    (await site.collection(collection))?.fields.some((candidate) => candidate.name === field.name)
+      ? undefined
+      : `the field ${field.name} is not in ${collection}`,
+  undo: ({ collection, field }) => ({ skillName: 'deleteField', arguments: { collection, field: field.name } }),
 };

@@ -12,4 +12,13 @@ export const createItemSkill: SkillModule<'createItem'> = {
       perform: () => dependencies.items.create(context.siteId, args.collection, args.data, writeContext(context)),
     }),
   inspect: nothingToInspect,
+  verify: async ({ collection }, result, site) => {
+    const id = (result as { id?: unknown } | undefined)?.id;
+    const record = await site.collection(collection);
+    return typeof id === 'string' && record && (await site.item(record.id, id)) ? undefined : `the new item is not in ${collection}`;
+  },
+  undo: ({ collection }, result) => {
+    const id = (result as { id?: unknown } | undefined)?.id;
+    return typeof id === 'string' ? { skillName: 'deleteItem', arguments: { collection, id } } : undefined;
+  },
 };

@@ -6,7 +6,10 @@ type CollectionView = NonNullable<Awaited<ReturnType<SiteView['collection']>>>;
 
 export async function collectionTarget(site: SiteView, name: string): Promise<{ record: CollectionView | null; target: ApprovalTarget }> {
   const record = await site.collection(name);
-  return { record, target: { kind: 'collection', collection: name, ...(record ? { collectionId: record.id } : {}) } };
+  return {
+    record,
+    target: { kind: 'collection', collection: name, ...(record && record.plannedBy === undefined ? { collectionId: record.id } : {}) },
+  };
 }
 
 /** The field is named in the target only while it exists, so its creation or deletion since changes the target. */
@@ -20,7 +23,8 @@ export async function fieldTarget(
   const target: ApprovalTarget = {
     kind: 'field',
     collection,
-    ...(record ? { collectionId: record.id } : {}),
+    // A collection an earlier step of a plan creates is bound by name: it has no id yet.
+    ...(record && record.plannedBy === undefined ? { collectionId: record.id } : {}),
     ...(exists ? { field } : {}),
   };
   return { record, exists, target };

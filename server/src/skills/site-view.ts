@@ -3,7 +3,8 @@
 import type { Stores } from '../store/stores.js';
 
 export interface SiteView {
-  collection(name: string): Promise<{ id: string; fields: readonly { name: string }[] } | null>;
+  /** `plannedBy`: only in a simulated site (dry-run.ts), the plan step that creates the collection; its id is not a real one. */
+  collection(name: string): Promise<{ id: string; fields: readonly { name: string }[]; plannedBy?: number } | null>;
   /** A page of a collection's items, newest first, with how many it holds in all. */
   items(
     collectionId: string,

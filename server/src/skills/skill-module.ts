@@ -21,6 +21,10 @@ export interface SkillModule<Name extends SkillName> {
   readonly execute: ExecutorFactory<Name>;
   /** The call's target and impact as the site stands now ({} for a skill that changes nothing an approver weighs). */
   readonly inspect: (args: SkillArguments<Name>, context: InspectContext) => Promise<TargetPreview>;
+  /** After a plan step ran: why its effect is not there (undefined when it is). Absent: nothing to check. */
+  readonly verify?: (args: SkillArguments<Name>, result: unknown, site: SiteView) => Promise<string | undefined>;
+  /** The call that undoes a done plan step (a created collection, field or item removed). Absent: the step cannot be undone. */
+  readonly undo?: (args: SkillArguments<Name>, result: unknown) => { skillName: SkillName; arguments: Record<string, unknown> } | undefined;
 }
 
 /** The inspect of a skill that is never gated: no target, no impact. */

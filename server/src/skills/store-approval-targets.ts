@@ -3,7 +3,7 @@
 import { isSkillName, type SkillArguments, type SkillName } from '@lumibase/shared';
 import type { Stores } from '../store/stores.js';
 import type { ApprovalTargets } from './approval-targets.js';
-import { storeSiteView } from './site-view.js';
+import { type SiteView, storeSiteView } from './site-view.js';
 import type { InspectContext, TargetPreview } from './skill-module.js';
 import { SKILL_MODULES } from './skill-modules.js';
 
@@ -23,6 +23,14 @@ export class StoreApprovalTargets implements ApprovalTargets {
     private readonly stores: Pick<Stores, 'forSite' | 'users'>,
     private readonly options: { trashRetentionDays?: number } = {},
   ) {}
+
+  siteView(siteId: string): { site: SiteView; restorableDays?: number } {
+    const { trashRetentionDays } = this.options;
+    return {
+      site: storeSiteView(this.stores, siteId),
+      ...(trashRetentionDays !== undefined ? { restorableDays: trashRetentionDays } : {}),
+    };
+  }
 
   /** `args` were parsed with the skill's schema (the gate's call, an approval's stored or edited arguments). */
   async inspect(siteId: string, skillName: string, args: Record<string, unknown>): Promise<TargetPreview> {

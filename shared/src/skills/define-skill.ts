@@ -33,3 +33,8 @@ export function defineSkill<const Name extends string, Parameters extends z.ZodT
 ): SkillDefinition<Name, Parameters> {
   return Object.freeze({ ...skill, requiredCapabilities: Object.freeze([...skill.requiredCapabilities]) });
 }
+
+/** A skill that changes the site (it needs a write capability): in a turn with a plan it becomes a step instead of running. */
+export function writesSite(skill: Pick<SkillDefinition, 'requiredCapabilities'>): boolean {
+  return skill.requiredCapabilities.some((capability) => capability.endsWith(':write'));
+}

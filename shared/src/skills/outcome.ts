@@ -56,6 +56,8 @@ export const PendingApprovalOutcome = z.object({
   skill: SkillCall,
   approvalId: z.string(),
   message: z.string(),
+  /** The call's step in its turn's plan (from 1; API.md, "Runs and plans"). */
+  step: z.number().int().min(1).optional(),
   /** Only in a conversation's note on a settled approval: its outcome. */
   decision: ApprovalDecisionNote.optional(),
 });

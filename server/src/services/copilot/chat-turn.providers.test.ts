@@ -152,7 +152,10 @@ describe.each(PROVIDERS)('a chat turn with the $provider planner', ({ provider, 
     const approval = await database.stores.forSite(siteId).approvals.get((reply as { approvalId: string }).approvalId);
     expect(approval).toMatchObject({ status: 'pending', skillName: 'deleteCollection', arguments: { name: 'posts' } });
     expect(recorder.calls).toEqual([]);
-    expect(JSON.stringify(server.requests[1]!.body)).toContain('pending_approval');
+    // The model hears the call was planned (API.md, "Runs and plans"): { status: "planned", approvalId, step }.
+    expect(JSON.stringify(server.requests[1]!.body)).toContain(
+      `\\"status\\":\\"planned\\",\\"approvalId\\":\\"${approval!.id}\\",\\"step\\":1`,
+    );
   });
 
   it('retries a 429 and answers', async () => {

@@ -73,7 +73,7 @@ describe('ChatService.chat', () => {
     ]);
   });
 
-  it('runs several tool calls in order through the harness: results lists each, the top level is the first', async () => {
+  it('runs several tool calls in order through the harness: results lists each, the top level is the plan', async () => {
     const siteId = freshSiteId();
     recorder.behaviour = { result: { collections: [] } };
     planner.next = {
@@ -85,7 +85,13 @@ describe('ChatService.chat', () => {
     };
     const reply = await chat.chat({ siteId, actor: ada, message: 'tidy up' });
     expect(reply.results.map((outcome) => outcome.status)).toEqual(['executed', 'pending_approval', 'denied']);
-    expect(reply).toMatchObject({ status: 'executed', skill: { name: 'listCollections', arguments: {} }, data: { collections: [] } });
+    expect(reply.results[0]).toMatchObject({
+      status: 'executed',
+      skill: { name: 'listCollections', arguments: {} },
+      data: { collections: [] },
+    });
+    // A turn that planned answers pending_approval with the plan's approval (API.md, "Runs and plans").
+    expect(reply).toMatchObject({ status: 'pending_approval', skill: { name: 'deleteCollection' }, step: 1 });
     expect(recorder.calls.map((call) => call.name)).toEqual(['listCollections']);
     const approvals = await database.stores.forSite(siteId).approvals.list();
     expect(approvals).toHaveLength(1);

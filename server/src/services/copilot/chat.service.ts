@@ -133,7 +133,9 @@ export class ChatService {
       createdAt: this.clock().toISOString(),
     });
     // A failed turn answers with the failure first: it is the turn's verdict.
-    const first = turn.ok ? outcomes[0]! : outcomes.at(-1)!;
+    // A turn that planned answers with its plan: pending_approval with the approval's id.
+    const planned = outcomes.find((outcome) => outcome.status === 'pending_approval' && outcome.step !== undefined);
+    const first = turn.ok ? (planned ?? outcomes[0]!) : outcomes.at(-1)!;
     const reply = (turn.ok ? turn.reply.trim() : '') || plainReply(outcomes);
     return { ...first, conversationId: conversation.id, results: outcomes, reply, ...(usage ? { usage } : {}) };
   }

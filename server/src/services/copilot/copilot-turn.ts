@@ -3,11 +3,14 @@ import type { CopilotProgressEvent, ReadBefore, SkillOutcome, TokenUsage, ToolSp
 import type { HarnessContext, ToolCall } from '../../harness/ai-secure-harness.js';
 import { ModelCallError } from '../../llm/model-call-error.js';
 import type { PlannedToolCall, Planner, PlannerMessage } from '../../llm/planner.js';
+import { TurnPlan } from '../../harness/turn-plan.js';
 import { noteReads, READ_BEFORE_MAX, readsContent } from '../../gate/content-reads.js';
-import { toolContent } from './planner-messages.js';
+import { plannedContent, toolContent } from './planner-messages.js';
 
 export interface TurnHarness {
   execute(context: HarnessContext, call: ToolCall): Promise<SkillOutcome>;
+  /** Stores the turn's plan as one approval (AISecureHarness.commitPlan); without it every call is gated on its own. */
+  commitPlan?(context: HarnessContext, plan: TurnPlan): Promise<{ approvalId: string; alreadyPending: boolean } | undefined>;
 }
 
 export interface CopilotTurnOptions {
@@ -39,7 +42,34 @@ export type TurnResult =
 /** Tool calls one model step may make; the calls beyond are denied unrun (the model is told). */
 export const DEFAULT_MAX_TOOL_CALLS_PER_STEP = 10;
 
-export async function runCopilotTurn({
+/**
+ * The turn, with its plan: calls that need an approval (and the writing calls after them) are
+ * planned, and the plan is stored as one approval when the turn ends. Each planned call's outcome
+ * is pending_approval with the approval's id and its step; a plan identical to a pending one
+ * points at that one instead.
+ */
+export async function runCopilotTurn(options: CopilotTurnOptions): Promise<TurnResult> {
+  const { harness } = options;
+  if (!harness.commitPlan) return runTurnSteps(options);
+  const plan = new TurnPlan();
+  const result = await runTurnSteps({ ...options, context: { ...options.context, plan } });
+  const committed = await harness.commitPlan(options.context, plan);
+  if (!committed) return result;
+  const single = plan.steps.length === 1;
+  for (const [index, outcome] of result.outcomes.entries()) {
+    if (outcome.status !== 'pending_approval' || outcome.approvalId !== plan.id) continue;
+    const name = outcome.skill.name;
+    const message = committed.alreadyPending
+      ? `${single ? `${name} with these arguments` : 'The same plan'} is already waiting for a human admin's approval (approval ${committed.approvalId}); no second request was made.`
+      : single
+        ? `${name} needs a human admin's approval; approval ${committed.approvalId} is pending.`
+        : `${name} is step ${outcome.step} of ${plan.steps.length} of a plan waiting for a human admin's approval (approval ${committed.approvalId}).`;
+    result.outcomes[index] = { ...outcome, approvalId: committed.approvalId, message };
+  }
+  return result;
+}
+
+async function runTurnSteps({
   planner,
   harness,
   tools,
@@ -111,7 +141,7 @@ export async function runCopilotTurn({
       if (outcome.status === 'executed' && readsContent(call.name)) noteReads(readBefore, call.name, call.arguments, outcome.data);
       conversation.push({
         role: 'tool',
-        content: toolContent(outcome),
+        content: outcome.status === 'pending_approval' && outcome.step !== undefined ? plannedContent(outcome) : toolContent(outcome),
         toolCallId: call.id!,
         toolName: call.name,
         ...(outcome.status === 'denied' ? { isError: true } : {}),

@@ -11,7 +11,7 @@ export const COPILOT_SYSTEM_PROMPT = [
   'Change the site only through tool calls. When a call is pending approval, tell the admin it waits for a human decision; do not call it again.',
   'When a request is ambiguous (which collection, which item, what value), ask the admin instead of guessing.',
   'Never guess ids: find items with searchItems or listItems first, and use the ids they return.',
-  'Do not make calls that depend on each other in the same step: wait for the result of one before making the next.',
+  'Calls that need a human approval are planned, not run: you get { status: "planned", approvalId, step }, and the writing calls after it join the same plan as later steps, checked against the site as the earlier steps will leave it. So a request needing several dependent changes (a collection, its fields, items in it) can be made in one go, in order.',
   'When a call is denied, fix it at most once if the denial says how; otherwise explain the denial to the admin and stop.',
   'Answer in plain text without Markdown (the panel shows text as typed), briefly, in the language the admin writes in.',
 ].join('\n');
@@ -64,9 +64,15 @@ export function toolContent(outcome: SkillOutcome): string {
   const record: Record<string, unknown> = { tool: outcome.skill?.name ?? null, status };
   if (outcome.status === 'executed' && outcome.data !== undefined) record.data = outcome.data;
   if (outcome.status === 'pending_approval') record.approvalId = outcome.approvalId;
+  if (outcome.status === 'pending_approval' && outcome.step !== undefined) record.step = outcome.step;
   if (outcome.status !== 'executed' && outcome.message) record.message = outcome.message;
   if (outcome.status === 'denied' && outcome.details) record.details = outcome.details;
   return fitToolContent(record, TOOL_CONTENT_MAX);
+}
+
+/** A call planned in this turn, as the model hears of it: `{ status: "planned", approvalId, step }` (API.md, "Runs and plans"). */
+export function plannedContent(outcome: Extract<SkillOutcome, { status: 'pending_approval' }>): string {
+  return JSON.stringify({ tool: outcome.skill.name, status: 'planned', approvalId: outcome.approvalId, step: outcome.step });
 }
 
 /**

@@ -1,0 +1,59 @@
+// A plan's named operations (API.md, "Runs and plans"): its steps' progress while it runs, and its roll-back. Each is
+// one compare-and-set on the approval (revision + 1, pushed as approval-decided), like approval-operations.ts.
+import type { Approval, ApprovalStep } from '@lumibase/shared';
+import type { ApprovalRepository } from './approval.store.js';
+import { outcomeNote } from './note-approval-outcome.js';
+
+type Approvals = Pick<ApprovalRepository, 'transition'>;
+
+/** executing → executing with the steps as they now stand; `audit`: what the change owes (execution_failed when a step failed). */
+export function recordSteps(
+  approvals: Approvals,
+  approval: Approval,
+  { steps, at, failed }: { steps: ApprovalStep[]; at: Date; failed?: { step: number; error: string } },
+) {
+  return approvals.transition(approval.id, {
+    from: 'executing',
+    to: 'executing',
+    at,
+    revision: approval.revision,
+    set: { steps },
+    ...(failed
+      ? {
+          owes: (next: Approval) => ({
+            audit: {
+              action: 'execution_failed' as const,
+              skillName: next.skillName,
+              approvalId: next.id,
+              actor: next.decidedBy ?? next.requestedBy,
+              detail: { attempt: next.attempts, step: failed.step, message: failed.error },
+              createdAt: at.toISOString(),
+            },
+          }),
+        }
+      : {}),
+  });
+}
+
+/** executing → pending after the done steps were undone: lastError names the failed step; audited `rolled_back`. */
+export function rolledBack(approvals: Approvals, approval: Approval, { lastError, at }: { lastError: string; at: Date }) {
+  return approvals.transition(approval.id, {
+    from: 'executing',
+    to: 'pending',
+    at,
+    revision: approval.revision,
+    set: { lastError },
+    unset: ['decidedBy', 'decidedAt'],
+    owes: (pending) => ({
+      audit: {
+        action: 'rolled_back',
+        skillName: pending.skillName,
+        approvalId: pending.id,
+        actor: approval.decidedBy ?? approval.requestedBy,
+        detail: { undone: pending.steps.flatMap((step, index) => (step.status === 'undone' ? [index + 1] : [])), lastError },
+        createdAt: at.toISOString(),
+      },
+      note: outcomeNote(pending, at),
+    }),
+  });
+}
