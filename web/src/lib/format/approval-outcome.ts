@@ -57,7 +57,9 @@ function targetWords(approval: ApprovalJson): string {
   }
   if (target.kind === 'item') {
     const title = approval.impact?.items?.[0]?.title;
-    return title ? `the item “${title}”${target.collection ? ` in ${target.collection}` : ''}` : `the item${target.collection ? ` in ${target.collection}` : ''}`;
+    return title
+      ? `the item “${title}”${target.collection ? ` in ${target.collection}` : ''}`
+      : `the item${target.collection ? ` in ${target.collection}` : ''}`;
   }
   if (target.kind === 'user') return 'the member';
   return 'what it would change';
@@ -100,7 +102,8 @@ export function outcomeSentence(approval: ApprovalJson, viewerId?: string): stri
     case 'executing':
       return `${approvedBy}; running…`;
     case 'rejected':
-      if (isWithdrawal(approval)) return `Withdrawn by ${who(approval.requestedBy, viewerId, 'its requester')}, who asked for it; nothing was changed.`;
+      if (isWithdrawal(approval))
+        return `Withdrawn by ${who(approval.requestedBy, viewerId, 'its requester')}, who asked for it; nothing was changed.`;
       return `Rejected by ${decider}${approval.reason ? `: “${approval.reason}”` : ''}; nothing was changed.`;
     case 'expired':
       return `Expired: ${expiryReason(approval)}; nothing was changed.`;

@@ -36,14 +36,16 @@ export function auditDetailWords(entry: AuditEntryJson): string {
       return [call ? `${stop(call)}.` : '', why ? inWords(why.endsWith('.') ? why : `${why}.`) : ''].filter(Boolean).join(' ');
     }
     case 'restored':
-      if (text(detail.collection)) return `Restored an item of ${detail.collection as string} to revision ${String(detail.restoredRevision)}.`;
+      if (text(detail.collection))
+        return `Restored an item of ${detail.collection as string} to revision ${String(detail.restoredRevision)}.`;
       return isObject(detail.trash) ? 'Restored from the trash.' : 'Restored.';
     case 'policy_changed': {
       const skills = isObject(detail.skills) ? Object.entries(detail.skills) : [];
       const parts = skills.flatMap(([name, change]) =>
         isObject(change) && text(change.to) ? [`“${skillLabel(name)}” now ${modeWords(change.to as string)}`] : [],
       );
-      if (isObject(detail.selfApproval)) parts.push(detail.selfApproval.to ? 'requesters may approve their own requests' : 'someone other than the requester must approve');
+      if (isObject(detail.selfApproval))
+        parts.push(detail.selfApproval.to ? 'requesters may approve their own requests' : 'someone other than the requester must approve');
       return parts.length > 0 ? `${parts.join('; ')}.` : 'The Copilot policy changed.';
     }
     default:

@@ -72,7 +72,13 @@ export function explainDenial(outcome: DeniedOutcome, collections: readonly stri
       if (detail && detail.path.split('.')[0] === 'data' && typeof data?.data === 'string')
         return `That is bad JSON: the data must be an object in braces — e.g. “${example}”.`;
       const named = detail ? valueAt(data, detail.path) : undefined;
-      if (detail && /(^|\.)name$|collection$|field$/.test(detail.path) && typeof named === 'string' && named.length > 64 && /^[a-z][a-z0-9_]*$/.test(named))
+      if (
+        detail &&
+        /(^|\.)name$|collection$|field$/.test(detail.path) &&
+        typeof named === 'string' &&
+        named.length > 64 &&
+        /^[a-z][a-z0-9_]*$/.test(named)
+      )
         return `That name is too long: ${named.length} characters, and names are at most 64 — e.g. “${example}”.`;
       if (detail && /(^|\.)name$|collection$|field$/.test(detail.path))
         return `Names use lowercase letters, digits and _, starting with a letter — e.g. “${example}”.`;

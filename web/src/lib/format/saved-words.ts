@@ -11,8 +11,11 @@ export function unsavedFields(sent: Data, saved: Data | undefined): string[] {
 }
 
 /** The toast after a save: "Item created", or a warning naming what was not saved as typed. */
-export function savedToast(done: string, sent: Data, saved: Data | undefined): { tone: 'success' | 'warning'; title: string } {
+export function savedToast(done: string, sent: Data, saved: Data | undefined): { tone: 'success' | 'danger'; title: string } {
   const lost = unsavedFields(sent, saved);
   if (lost.length === 0) return { tone: 'success', title: done };
-  return { tone: 'warning', title: `${done}, but ${lost.join(', ')} ${lost.length === 1 ? 'was' : 'were'} not saved as typed: check ${lost.length === 1 ? 'it' : 'them'}` };
+  return {
+    tone: 'danger',
+    title: `${done}, but ${lost.join(', ')} ${lost.length === 1 ? 'was' : 'were'} not saved as typed: check ${lost.length === 1 ? 'it' : 'them'}`,
+  };
 }

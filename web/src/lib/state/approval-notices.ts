@@ -26,7 +26,10 @@ export function requestWords(approval: ApprovalJson): string {
 /** "Bea Admin rejected: Deletes the collection posts; …", "You approved … in another tab.", the same words as the requester's. */
 export function decidedText(approval: ApprovalJson, userId: string | undefined): string {
   const what = requestWords(approval);
-  const where = approval.decidedBy && approval.decidedBy.id === userId && approval.status !== 'expired' && !isWithdrawal(approval) ? ' (in another tab)' : '';
+  const where =
+    approval.decidedBy && approval.decidedBy.id === userId && approval.status !== 'expired' && !isWithdrawal(approval)
+      ? ' (in another tab)'
+      : '';
   return `${what} — ${outcomeSentence(approval, userId) ?? 'no longer pending.'}${where}`;
 }
 
@@ -66,6 +69,9 @@ export function refusalNote(error: ApiError): CardNote {
   if (error.status === 403 && error.message.startsWith('Someone other than the requester'))
     return { tone: 'danger', text: `${error.message}: this site's Copilot policy does not let you approve your own request.` };
   if (error.status === 403)
-    return { tone: 'danger', text: "You can't decide this approval: it needs permission to decide approvals and every permission the change itself needs." };
+    return {
+      tone: 'danger',
+      text: "You can't decide this approval: it needs permission to decide approvals and every permission the change itself needs.",
+    };
   return { tone: 'danger', text: describeError(error) };
 }
