@@ -25,12 +25,9 @@ export function requestWords(approval: ApprovalJson): string {
 
 /** "Bea Admin rejected: Deletes the collection posts; …", "You approved … in another tab.", the same words as the requester's. */
 export function decidedText(approval: ApprovalJson, userId: string | undefined): string {
-  const what = requestWords(approval);
-  const where =
-    approval.decidedBy && approval.decidedBy.id === userId && approval.status !== 'expired' && !isWithdrawal(approval)
-      ? ' (in another tab)'
-      : '';
-  return `${what} — ${outcomeSentence(approval, userId) ?? 'no longer pending.'}${where}`;
+  const said = outcomeSentence(approval, userId) ?? 'no longer pending.';
+  // The signed-in user decided elsewhere: "Rejected by you in another tab; nothing was changed."
+  return `${requestWords(approval)} — ${said.replace(/\bby you\b/, 'by you in another tab')}`;
 }
 
 /** This tab decided, and the approval had already ended: another admin decided first, its requester withdrew it, or it expired. */
