@@ -89,11 +89,13 @@ describe('Studio tells the truth', () => {
     const approvalId = await reply.locator('[data-approval-id]').getAttribute('data-approval-id');
     expect(approvalId).toBeTruthy();
 
-    // Bea changes the field's name and approves (the edit path main has: arguments in the decision).
-    await beaApi.send('POST', `/ai/approvals/${approvalId}/decide`, {
+    // Bea changes the field's name (an edit is its own step: PATCH, a new revision), then approves that revision.
+    const pending = await beaApi.send<{ revision: number }>('GET', `/ai/approvals/${approvalId}`, { siteId });
+    const edited = await beaApi.send<{ revision: number }>('PATCH', `/ai/approvals/${approvalId}`, {
       siteId,
-      body: { decision: 'approved', arguments: { collection: 'posts', field: { name: 'standfirst', type: 'text', required: false } } },
+      body: { revision: pending.revision, arguments: { collection: 'posts', field: { name: 'standfirst', type: 'text', required: false } } },
     });
+    await beaApi.send('POST', `/ai/approvals/${approvalId}/decide`, { siteId, body: { decision: 'approved', revision: edited.revision } });
     const line = page.locator(`#copilot-panel [data-approval-line="${approvalId}"]`);
     await expect.poll(() => line.textContent(), { timeout: 15_000 }).toMatch(/done\.$/);
     const words = (await line.textContent()) ?? '';
