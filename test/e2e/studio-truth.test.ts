@@ -34,7 +34,7 @@ beforeAll(async () => {
     await root.addMember(siteId, user.id, 'admin');
   }
   beaApi = await ApiClient.signIn(studio.baseUrl, bea.email, bea.password);
-});
+}, 600_000);
 afterAll(async () => {
   for (const close of closers.splice(0)) await close();
   await studio?.stop();

@@ -72,14 +72,17 @@ export function expiryReason(approval: ApprovalJson): string {
   return hours ? `nobody decided within ${hours}` : 'nobody decided in time';
 }
 
-/** "with changes by Bea: adds the field standfirst to posts (asked: adds the field teaser to posts)". */
-export function changesClause(approval: ApprovalJson, by = approval.editedBy?.name ?? approval.decidedBy?.name): string | undefined {
-  if (!wasEdited(approval)) return undefined;
+/** ": adds the field standfirst to posts (asked: adds the field teaser to posts)" — what runs after an edit; '' when unsaid. */
+export function changedTail(approval: ApprovalJson): string {
   const now = callSentence(approval.skillName, approval.arguments);
   const asked = callSentence(approval.skillName, approval.originalArguments);
-  const head = `with changes${by ? ` by ${by}` : ''}`;
-  if (!now) return head;
-  return `${head}: ${lowerFirst(stripStop(now))}${asked && asked !== now ? ` (asked: ${lowerFirst(stripStop(asked))})` : ''}`;
+  if (!now) return '';
+  return `: ${lowerFirst(stripStop(now))}${asked && asked !== now ? ` (asked: ${lowerFirst(stripStop(asked))})` : ''}`;
+}
+
+/** The editor is someone other than the decider (edits are their own step): both are named. */
+export function editedBySomeoneElse(approval: ApprovalJson): boolean {
+  return approval.editedBy !== undefined && approval.decidedBy !== undefined && approval.editedBy.id !== approval.decidedBy.id;
 }
 
 /** Who someone is to the viewer: "you" for themself, else their name. */
@@ -94,8 +97,11 @@ function who(actor: { id: string; name: string } | undefined, viewerId: string |
  */
 export function outcomeSentence(approval: ApprovalJson, viewerId?: string): string | undefined {
   const decider = who(approval.decidedBy, viewerId, 'an admin');
-  const changes = changesClause(approval, who(approval.editedBy ?? approval.decidedBy, viewerId, 'an admin'));
-  const approvedBy = changes ? `Approved ${changes}` : `Approved by ${decider}`;
+  const approvedBy = !wasEdited(approval)
+    ? `Approved by ${decider}`
+    : editedBySomeoneElse(approval)
+      ? `Approved by ${decider} with changes by ${who(approval.editedBy, viewerId, 'an admin')}${changedTail(approval)}`
+      : `Approved with changes by ${decider}${changedTail(approval)}`;
   switch (approval.status) {
     case 'approved':
       return `${approvedBy}; done.`;
