@@ -93,13 +93,18 @@ describe('Studio tells the truth', () => {
     const pending = await beaApi.send<{ revision: number }>('GET', `/ai/approvals/${approvalId}`, { siteId });
     const edited = await beaApi.send<{ revision: number }>('PATCH', `/ai/approvals/${approvalId}`, {
       siteId,
-      body: { revision: pending.revision, arguments: { collection: 'posts', field: { name: 'standfirst', type: 'text', required: false } } },
+      body: {
+        revision: pending.revision,
+        arguments: { collection: 'posts', field: { name: 'standfirst', type: 'text', required: false } },
+      },
     });
     await beaApi.send('POST', `/ai/approvals/${approvalId}/decide`, { siteId, body: { decision: 'approved', revision: edited.revision } });
     const line = page.locator(`#copilot-panel [data-approval-line="${approvalId}"]`);
     await expect.poll(() => line.textContent(), { timeout: 15_000 }).toMatch(/done\.$/);
     const words = (await line.textContent()) ?? '';
-    expect(words).toMatch(/^Approved with changes by Bea Admin: adds the field standfirst to posts \(asked: adds the field teaser to posts\); done\.$/);
+    expect(words).toMatch(
+      /^Approved with changes by Bea Admin: adds the field standfirst to posts \(asked: adds the field teaser to posts\); done\.$/,
+    );
     await picture(reply, 'after-2-requester-approved-with-changes');
 
     const withdrawn = await ask(page, 'delete collection posts');
@@ -140,9 +145,9 @@ describe('Studio tells the truth', () => {
     await picture(approver.locator('main'), 'after-3-approver-target-changed');
 
     const line = requester.locator(`#copilot-panel [data-approval-line="${approvalId}"]`);
-    await expect.poll(() => line.textContent(), { timeout: 15_000 }).toBe(
-      'Expired: the collection notes was deleted, recreated or changed after the request; nothing was changed.',
-    );
+    await expect
+      .poll(() => line.textContent(), { timeout: 15_000 })
+      .toBe('Expired: the collection notes was deleted, recreated or changed after the request; nothing was changed.');
     await picture(reply, 'after-3-requester-target-changed');
   });
 

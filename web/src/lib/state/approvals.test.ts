@@ -77,7 +77,9 @@ describe('ApprovalsState', () => {
     const { state } = stateWith({ list: async () => listing([pending('a')], 1, 1) }, { userId: 'u-bea' });
     await state.load();
     state.handleDecided({ seq: 2, siteId: 's1', approval: decided('a', { status: 'rejected' }) });
-    expect(state.departures[0]?.text).toBe('Deletes the collection posts and all of its items — Rejected by you in another tab; nothing was changed.');
+    expect(state.departures[0]?.text).toBe(
+      'Deletes the collection posts and all of its items — Rejected by you in another tab; nothing was changed.',
+    );
   });
 
   it('after a 202 keeps the card executing until the outcome event, then announces it', async () => {
@@ -96,7 +98,9 @@ describe('ApprovalsState', () => {
     expect(state.list).toEqual([]);
     expect(state.phase('a')).toBeUndefined();
     expect(state.departures).toEqual([]);
-    expect(notify).toHaveBeenCalledWith(expect.objectContaining({ tone: 'success', title: 'Approved and done: Deletes the collection posts and all of its items' }));
+    expect(notify).toHaveBeenCalledWith(
+      expect.objectContaining({ tone: 'success', title: 'Approved and done: Deletes the collection posts and all of its items' }),
+    );
   });
 
   it('keeps a card whose execution failed, saying it is still pending', async () => {
@@ -122,7 +126,9 @@ describe('ApprovalsState', () => {
     await state.decide('a', 'approved');
     expect(state.list).toEqual([]);
     expect(state.note('a')).toBeUndefined();
-    expect(state.departures[0]?.text).toBe('Someone else decided first: Deletes the collection posts and all of its items — Rejected by Bea Admin; nothing was changed.');
+    expect(state.departures[0]?.text).toBe(
+      'Someone else decided first: Deletes the collection posts and all of its items — Rejected by Bea Admin; nothing was changed.',
+    );
   });
 
   it('keeps the card for a 503 and a 403, with what to do about it', async () => {

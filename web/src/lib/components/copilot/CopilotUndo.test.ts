@@ -59,7 +59,9 @@ describe('Undo in the Copilot panel', () => {
     await fireEvent.click(button);
     await waitFor(() => expect(container.querySelector('[data-notice]')).toBeTruthy());
     expect(restore).toHaveBeenCalledExactlyOnceWith(undo);
-    expect(container.querySelector('[data-notice]')?.textContent?.trim()).toMatch(/^Undone: (“.+”|the item) in posts is back as it was \(revision 1\)$/);
+    expect(container.querySelector('[data-notice]')?.textContent?.trim()).toMatch(
+      /^Undone: (“.+”|the item) in posts is back as it was \(revision 1\)$/,
+    );
     const done = screen.getByRole('button', { name: 'Undone' }) as HTMLButtonElement;
     expect(done.disabled).toBe(true);
     await fireEvent.click(done);
