@@ -20,6 +20,7 @@ import { pendingDeliveriesBefore, registerWebhookModels, WebhookStore } from './
 import { createWebhooksSubscriber } from './webhooks/webhooks-subscriber.js';
 import { createEmbeddingsSubscriber } from './embeddings/embeddings-subscriber.js';
 import { toSubscribers } from './store/outbox-subscriber.js';
+import { createTargetWatchSubscriber, type TargetWatchDependencies } from './approvals/target-watch.js';
 import { createWebhooksQueue } from './webhooks/webhooks.queue.js';
 import { createContinuationQueue } from './continuation/continuation.queue.js';
 import { composeEmbeddings, type EmbeddingsConfig, openEmbeddingsQueueing } from './compose-embeddings.js';
@@ -53,10 +54,16 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
   const webhooksQueue = createWebhooksQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const embeddingsQueueing = await openEmbeddingsQueueing({ config, mongo, redisUrl, logger });
   // The outbox's subscribers: every relayed content change queues the embedding of what it changed, then every
-  // relayed event becomes the deliveries of the site's webhooks subscribed to it.
+  // relayed event becomes the deliveries of the site's webhooks subscribed to it, then pending approvals whose target
+  // the change changed expire (bound below, once the approvals' stores and the targets exist).
+  let targetWatch: TargetWatchDependencies | undefined;
   const subscribers = [
     createEmbeddingsSubscriber(embeddingsQueueing.enqueuer),
     createWebhooksSubscriber({ webhooks, queue: webhooksQueue }),
+    createTargetWatchSubscriber(() => {
+      if (!targetWatch) throw new Error('target watch not bound yet');
+      return targetWatch;
+    }),
   ];
   const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish, logger, onAppended: toSubscribers(subscribers) });
   const stores = await createStores(mongo, { relay });
@@ -105,6 +112,7 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
   });
   // What an approval would change, taken by the gate, re-checked by the decider and the worker.
   const approvalTargets = new StoreApprovalTargets(stores, { trashRetentionDays: config.TRASH_RETENTION_DAYS });
+  targetWatch = { approvals: (siteId) => aiStores.forSite(siteId).approvals, targets: approvalTargets };
   const trash = new TrashService({ stores, fields: services.fields, audit: (siteId) => aiStores.forSite(siteId).audit });
   return {
     eventLog,

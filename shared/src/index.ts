@@ -29,3 +29,4 @@ export * from './api/search.js';
 export * from './events.js';
 export * from './decider.js';
 export * from './jobs.js';
+export * from './search-closeness.js';

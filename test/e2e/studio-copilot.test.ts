@@ -152,20 +152,20 @@ describe('Studio Copilot and approvals', () => {
     const toast = b
       .getByRole('region', { name: 'Notifications' })
       .getByRole('status')
-      .filter({ hasText: 'Ann Admin asked to run deleteCollection' });
+      .filter({ hasText: 'Ann Admin asks for approval: Deletes the collection posts' });
     await toast.waitFor();
     expect(await toast.getByRole('link', { name: /Review request/ }).getAttribute('href')).toBe(
       `/settings/ai-approvals#approval-${firstId}`,
     );
     const card = b.locator(`article[data-approval-id="${firstId}"]`);
     await card.waitFor();
-    expect(await card.locator('h3').textContent()).toBe('deleteCollection');
+    expect(await card.locator('h3').textContent()).toBe('Delete a collection');
     expect(await card.locator('pre').textContent()).toBe(JSON.stringify({ name: 'posts' }, null, 2));
     expect(await card.textContent()).toContain('delete collection posts');
     expect(await card.textContent()).toContain('Asked by Ann Admin');
     expect(
       await b.evaluate(() => (window as unknown as { raisedNotifications: { title: string; tag?: string }[] }).raisedNotifications),
-    ).toEqual([{ title: 'Ann Admin asked to run deleteCollection', tag: firstId }]);
+    ).toMatchObject([{ title: expect.stringMatching(/^Ann Admin asks for approval: Deletes the collection posts/), tag: firstId }]);
     await screenshot(b, 'approvals-dashboard-cards');
     await screenshotOf(b.locator('aside nav .section').filter({ hasText: 'Approvals' }), 'approvals-nav-badge', { padding: 12 });
 
@@ -225,7 +225,7 @@ describe('Studio Copilot and approvals', () => {
     // B: the card is gone, the badge too, and B is told the outcome.
     await card.waitFor({ state: 'detached' });
     await b.getByText('Nothing waits for approval').waitFor();
-    await b.getByRole('status').filter({ hasText: 'Approved: deleteCollection ran' }).waitFor();
+    await b.getByRole('status').filter({ hasText: 'Approved and done: Deletes the collection posts' }).waitFor();
     await expect.poll(() => badgeCount(b)).toBe(0);
 
     // Esc closes the panel; opening it again shows the same thread.

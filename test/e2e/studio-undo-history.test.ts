@@ -67,7 +67,7 @@ describe('Undo and history in the Studio', () => {
     await reply.getByRole('button', { name: 'Undo' }).click();
     const notice = page.locator('#copilot-panel [data-notice]').last();
     await notice.waitFor({ timeout: 15_000 });
-    expect((await notice.textContent())?.trim()).toBe(`Undone: posts/${id} restored to revision 1`);
+    expect((await notice.textContent())?.trim()).toBe('Undone: “Old title” in posts is back as it was (revision 1)');
     const undone = reply.getByRole('button', { name: 'Undone' });
     expect(await undone.isDisabled()).toBe(true);
 

@@ -1,6 +1,7 @@
 // The echo planner's replies: one plain sentence per tool result, saying what it did or asked for
 // ("Listed 2 collections: posts, events." / "Deleting the collection posts needs an admin's approval;
 // I have asked for it." / "I can't do that: …"). Deterministic; reads only the results it is given.
+import { SIMILARITY_CLOSE, SIMILARITY_FLOOR } from '@lumibase/shared';
 
 /** A tool result as the turn hands it to a planner (services/copilot/planner-messages.ts `toolContent`). */
 export interface EchoToolResult {
@@ -75,11 +76,17 @@ const DONE: Record<string, (data: Data, args: Args) => string | undefined> = {
     return `Listed ${shown} in ${collection}: ${names(items.map(itemTitle))}.`;
   },
   searchItems: (data) => {
-    const hits = list(data.items);
+    // Hits under the similarity floor are noise: never reported as matches (nonsense finds nothing).
+    const scored = list(data.items).filter(
+      (hit) => typeof record(hit).score !== 'number' || (record(hit).score as number) >= SIMILARITY_FLOOR,
+    );
+    const close = scored.filter((hit) => typeof record(hit).score !== 'number' || (record(hit).score as number) >= SIMILARITY_CLOSE);
     const query = str(data.query) ?? '';
-    if (hits.length === 0) return `Nothing in the site matched “${query}”.`;
-    const found = hits.map((hit) => `${itemTitle(record(hit).item ?? hit)} in ${str(record(hit).collection) ?? '?'}`);
-    return `The closest ${hits.length === 1 ? 'match' : `${hits.length} matches`} for “${query}”: ${names(found)}.`;
+    if (scored.length === 0) return `Nothing in the site matched “${query}”.`;
+    const named = (hits: unknown[]) =>
+      names(hits.map((hit) => `${itemTitle(record(hit).item ?? hit)} in ${str(record(hit).collection) ?? '?'}`));
+    if (close.length === 0) return `Nothing in the site is close to “${query}”; loosely related: ${named(scored)}.`;
+    return `The closest ${close.length === 1 ? 'match' : `${close.length} matches`} for “${query}”: ${named(close)}.`;
   },
   createItem: (data, args) => `Created ${itemTitle(data)} in ${str(record(data).collection) ?? str(args.collection) ?? 'the collection'}.`,
   updateItem: (data, args) => `Updated ${itemTitle(data)} in ${str(record(data).collection) ?? str(args.collection) ?? 'the collection'}.`,

@@ -116,7 +116,7 @@ export class TrashService {
     );
     if (outcome === 'name-taken') {
       throw new ConflictError({
-        message: `A collection named "${entry.collection}" exists again; rename or delete it, then restore`,
+        message: `A collection named "${entry.collection}" exists again; delete it (it goes to the trash too), then restore this one`,
       });
     }
     return entry.collection;

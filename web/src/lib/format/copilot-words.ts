@@ -1,6 +1,7 @@
 // The Copilot in plain words: skills named as actions, capabilities as permissions, denials as one sentence with the
 // fix, and the phrases the echo planner understands offered with the site's real collections.
 import { FIELD_TYPES, findSkill, type SkillOutcome } from '@lumibase/shared';
+import { inWords } from './approval-outcome.js';
 
 type DeniedOutcome = Extract<SkillOutcome, { status: 'denied' }>;
 
@@ -27,7 +28,7 @@ export function capabilityWords(capability: string): string {
 /** "schema:write" → "someone who can change the schema". */
 function whoCan(capability: string): string {
   const words = capabilityWords(capability);
-  return words.startsWith('Can ') ? `someone who can ${words.slice(4)}` : `someone with ${capability}`;
+  return words.startsWith('Can ') ? `someone who can ${words.slice(4)}` : 'someone with more permissions';
 }
 
 /** A phrase that works, for the skill a denial was about (its definition's example), with the site's first collection. */
@@ -38,10 +39,20 @@ export function exampleFor(skillName: string, collection = 'posts'): string {
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 const sentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
 
+/** The value at a dotted path ("field.name") of the call's arguments. */
+function valueAt(args: unknown, path: string): unknown {
+  let value: unknown = args;
+  for (const key of path.split('.').filter(Boolean)) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
 /** One human sentence saying why a call was not done and how to get it done. */
 export function explainDenial(outcome: DeniedOutcome, collections: readonly string[] = []): string {
   // A model failure names no skill: its message says what failed.
-  if (!outcome.skill) return sentence(outcome.message);
+  if (!outcome.skill) return sentence(inWords(outcome.message));
   const skill = outcome.skill.name;
   const action = lowerFirst(skillAction(skill));
   const example = exampleFor(skill, collections[0]);
@@ -60,15 +71,24 @@ export function explainDenial(outcome: DeniedOutcome, collections: readonly stri
       if (detail && /(^|\.)type$/.test(detail.path)) return `Field type must be one of: ${FIELD_TYPES.join(', ')} — e.g. “${example}”.`;
       if (detail && detail.path.split('.')[0] === 'data' && typeof data?.data === 'string')
         return `That is bad JSON: the data must be an object in braces — e.g. “${example}”.`;
+      const named = detail ? valueAt(data, detail.path) : undefined;
+      if (
+        detail &&
+        /(^|\.)name$|collection$|field$/.test(detail.path) &&
+        typeof named === 'string' &&
+        named.length > 64 &&
+        /^[a-z][a-z0-9_]*$/.test(named)
+      )
+        return `That name is too long: ${named.length} characters, and names are at most 64 — e.g. “${example}”.`;
       if (detail && /(^|\.)name$|collection$|field$/.test(detail.path))
         return `Names use lowercase letters, digits and _, starting with a letter — e.g. “${example}”.`;
       const what = detail ? `${detail.path ? `${detail.path.replace(/\./g, ' ')}: ` : ''}${detail.message}` : outcome.message;
-      return `${sentence(what)} Try e.g. “${example}”.`;
+      return `${sentence(inWords(what))} Try e.g. “${example}”.`;
     }
     default: {
       const reason = outcome.message.replace(new RegExp(`^${skill} failed: `), '');
       const hint = outcome.code === 'NOT_FOUND' ? ' Check the name with “list collections”.' : '';
-      return `Could not ${action}: ${lowerFirst(sentence(reason))}${hint}`;
+      return `Could not ${action}: ${lowerFirst(sentence(inWords(reason)))}${hint}`;
     }
   }
 }

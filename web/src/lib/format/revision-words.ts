@@ -18,16 +18,24 @@ export const REVISION_VIA_WORDS: Record<ItemRevisionView['via'], string> = {
   restore: 'Restore',
 };
 
-/** "Undone: posts/abc123 restored to revision 2". */
-export function undoneText(ref: UndoRef): string {
-  return `Undone: ${ref.collection}/${ref.id} restored to revision ${ref.revision}`;
+/** The title of a restored item (its title or name field), if the answer has one. */
+export function restoredTitle(restored: unknown): string | undefined {
+  const data = (restored as { data?: Record<string, unknown> } | undefined)?.data;
+  if (typeof data !== 'object' || data === null) return undefined;
+  const title = ['title', 'name', 'headline'].map((key) => data[key]).find((value) => typeof value === 'string' && value.trim() !== '');
+  return title as string | undefined;
+}
+
+/** "Undone: “Hello” in posts is back as it was (revision 2)"; without a title, "the item in posts". */
+export function undoneText(ref: UndoRef, title?: string): string {
+  return `Undone: ${title ? `“${title}”` : 'the item'} in ${ref.collection} is back as it was (revision ${ref.revision})`;
 }
 
 /** Why a restore (or an undo) did not happen, with the fields a 409 names. */
 export function restoreErrorText(error: ApiError): string {
   const details = error.details.map((detail) => `${detail.path ? `${detail.path}: ` : ''}${detail.message}`).join('; ');
   if (error.status === 409) return details ? `${error.message} — ${details}` : error.message;
-  if (error.status === 403) return "You can't restore items in this site (it needs content:write).";
+  if (error.status === 403) return "You can't restore items in this site: it needs permission to write content.";
   return details ? `${describeError(error)} — ${details}` : describeError(error);
 }
 

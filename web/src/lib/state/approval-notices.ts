@@ -2,6 +2,7 @@
 // tab's own decisions, and why a decision was refused. Pure functions; the sync engine (approvals.svelte.ts) says when.
 import type { ApprovalJson } from '@lumibase/shared';
 import { type ApiError, describeError } from '../api/index.js';
+import { callSentence, expiryReason, isWithdrawal, outcomeSentence, skillLabel } from '../format/approval-outcome.js';
 import type { ToastTone } from './toasts.svelte.js';
 
 /** What a card says about this tab's last decision on it (a failure, a queue that was down). */
@@ -16,30 +17,25 @@ export interface ApprovalToast {
   message?: string;
 }
 
-/** "Bea rejected deleteCollection: “why”", or "You approved … in another tab." for the signed-in user. */
-export function decidedText(approval: ApprovalJson, userId: string | undefined): string {
-  const by = approval.decidedBy;
-  const you = by && by.id === userId;
-  const who = you ? 'You' : (by?.name ?? 'Another admin');
-  const where = you ? ' in another tab' : '';
-  const skill = approval.skillName;
-  switch (approval.status) {
-    case 'expired':
-      return approval.reason === 'target_changed'
-        ? `${skill} expired: what it would change is no longer what was asked about (deleted, recreated or edited meanwhile).`
-        : `${skill} expired: nobody decided it in time.`;
-    case 'rejected':
-      return `${who} rejected ${skill}${where}${approval.reason ? `: “${approval.reason}”` : '.'}`;
-    case 'executing':
-      return `${who} approved ${skill}${where}; it is running.`;
-    default:
-      return `${who} approved ${skill}${where}.`;
-  }
+/** What a request was, in words: "Deletes the collection posts and all of its items", else the skill's label. */
+export function requestWords(approval: ApprovalJson): string {
+  const sentence = callSentence(approval.skillName, approval.arguments);
+  return sentence ? sentence.replace(/[.!]$/, '') : skillLabel(approval.skillName);
 }
 
-/** This tab decided, and another admin's decision won the race. */
+/** "Bea Admin rejected: Deletes the collection posts; …", "You approved … in another tab.", the same words as the requester's. */
+export function decidedText(approval: ApprovalJson, userId: string | undefined): string {
+  const said = outcomeSentence(approval, userId) ?? 'no longer pending.';
+  // The signed-in user decided elsewhere: "Rejected by you in another tab; nothing was changed."
+  return `${requestWords(approval)} — ${said.replace(/\bby you\b/, 'by you in another tab')}`;
+}
+
+/** This tab decided, and the approval had already ended: another admin decided first, its requester withdrew it, or it expired. */
 export function lostRaceText(latest: ApprovalJson | undefined, userId: string | undefined): string {
-  return `Someone else decided first: ${latest ? decidedText(latest, userId) : 'this approval is no longer pending.'}`;
+  if (!latest) return 'Nothing was done: this approval is no longer pending.';
+  if (latest.status === 'expired') return `Nothing was done: it expired — ${expiryReason(latest)}.`;
+  if (isWithdrawal(latest)) return `Nothing was done: ${decidedText(latest, userId)}`;
+  return `Someone else decided first: ${decidedText(latest, userId)}`;
 }
 
 /** This tab's click was on an older version: the card now shows the current one. */
@@ -52,9 +48,9 @@ export function staleNote(latest: ApprovalJson): CardNote {
 
 /** The toast for this tab's own decision once it is settled. */
 export function settledToast(approval: ApprovalJson): ApprovalToast | undefined {
-  const { skillName } = approval;
-  if (approval.status === 'approved') return { tone: 'success', title: `Approved: ${skillName} ran`, message: approval.context.message };
-  if (approval.status === 'rejected') return { tone: 'info', title: `Rejected: ${skillName}`, message: approval.context.message };
+  const what = requestWords(approval);
+  if (approval.status === 'approved') return { tone: 'success', title: `Approved and done: ${what}`, message: approval.context.message };
+  if (approval.status === 'rejected') return { tone: 'info', title: `Rejected: ${what}`, message: approval.context.message };
   return undefined;
 }
 
@@ -70,6 +66,9 @@ export function refusalNote(error: ApiError): CardNote {
   if (error.status === 403 && error.message.startsWith('Someone other than the requester'))
     return { tone: 'danger', text: `${error.message}: this site's Copilot policy does not let you approve your own request.` };
   if (error.status === 403)
-    return { tone: 'danger', text: "You can't decide this approval: it needs approvals:decide and every capability its skill requires." };
+    return {
+      tone: 'danger',
+      text: "You can't decide this approval: it needs permission to decide approvals and every permission the change itself needs.",
+    };
   return { tone: 'danger', text: describeError(error) };
 }

@@ -95,8 +95,8 @@ export class ApprovalsPage {
   /** Why this viewer cannot decide an approval (the shared decider rule), or undefined when they can. */
   cannotDecide(approval: ApprovalJson): string | undefined {
     const missing = this.#studio.site.missingToDecide(approval.skillName);
-    if (missing.includes('approvals:decide')) return 'Deciding needs someone who can decide approvals in this site (approvals:decide).';
-    const words = missing.map((capability) => `${lowerFirst(capabilityWords(capability))} (${capability})`);
+    if (missing.includes('approvals:decide')) return 'Deciding needs someone who can decide approvals in this site.';
+    const words = missing.map((capability) => lowerFirst(capabilityWords(capability)));
     return missing.length > 0 ? `Deciding on this also needs someone who ${words.join(' and ')}.` : undefined;
   }
 

@@ -65,8 +65,8 @@ describe('ApprovalsState', () => {
     state.handleDecided({ seq: 3, siteId: 's1', approval: decided('b', { status: 'rejected', reason: 'not today' }) });
     expect(state.list).toEqual([]);
     expect(state.departures.map(({ text }) => text)).toEqual([
-      'Bea Admin approved deleteCollection; it is running.',
-      'Bea Admin rejected deleteCollection: “not today”',
+      'Deletes the collection posts and all of its items — Approved by Bea Admin; running…',
+      'Deletes the collection posts and all of its items — Rejected by Bea Admin: “not today”; nothing was changed.',
     ]);
     // The outcome of the one already gone adds no second notice.
     state.handleDecided({ seq: 4, siteId: 's1', approval: decided('a', { status: 'approved', attempts: 1 }) });
@@ -77,7 +77,9 @@ describe('ApprovalsState', () => {
     const { state } = stateWith({ list: async () => listing([pending('a')], 1, 1) }, { userId: 'u-bea' });
     await state.load();
     state.handleDecided({ seq: 2, siteId: 's1', approval: decided('a', { status: 'rejected' }) });
-    expect(state.departures[0]?.text).toBe('You rejected deleteCollection in another tab.');
+    expect(state.departures[0]?.text).toBe(
+      'Deletes the collection posts and all of its items — Rejected by you in another tab; nothing was changed.',
+    );
   });
 
   it('after a 202 keeps the card executing until the outcome event, then announces it', async () => {
@@ -96,7 +98,9 @@ describe('ApprovalsState', () => {
     expect(state.list).toEqual([]);
     expect(state.phase('a')).toBeUndefined();
     expect(state.departures).toEqual([]);
-    expect(notify).toHaveBeenCalledWith(expect.objectContaining({ tone: 'success', title: 'Approved: deleteCollection ran' }));
+    expect(notify).toHaveBeenCalledWith(
+      expect.objectContaining({ tone: 'success', title: 'Approved and done: Deletes the collection posts and all of its items' }),
+    );
   });
 
   it('keeps a card whose execution failed, saying it is still pending', async () => {
@@ -122,7 +126,9 @@ describe('ApprovalsState', () => {
     await state.decide('a', 'approved');
     expect(state.list).toEqual([]);
     expect(state.note('a')).toBeUndefined();
-    expect(state.departures[0]?.text).toBe('Someone else decided first: Bea Admin rejected deleteCollection.');
+    expect(state.departures[0]?.text).toBe(
+      'Someone else decided first: Deletes the collection posts and all of its items — Rejected by Bea Admin; nothing was changed.',
+    );
   });
 
   it('keeps the card for a 503 and a 403, with what to do about it', async () => {
@@ -135,7 +141,7 @@ describe('ApprovalsState', () => {
     await state.decide('a', 'approved');
     expect(state.note('a')).toEqual({ tone: 'warning', text: expect.stringMatching(/job queue is unavailable/) });
     await state.decide('a', 'approved');
-    expect(state.note('a')).toEqual({ tone: 'danger', text: expect.stringMatching(/every capability its skill requires/) });
+    expect(state.note('a')).toEqual({ tone: 'danger', text: expect.stringMatching(/every permission the change itself needs/) });
     expect(state.list).toHaveLength(1);
     expect(state.phase('a')).toBeUndefined();
   });

@@ -5,6 +5,7 @@ import type { ItemData, Page, SiteApi } from '../api/index.js';
 import type { ContentChangedEvent } from '../realtime/events.js';
 import { applyItemQuery, DEFAULT_QUERY, type ItemQuery, isLocalQuery, LOCAL_QUERY_MAX } from './item-query.js';
 import { Resource } from './resource.svelte.js';
+import { savedToast } from '../format/saved-words.js';
 import type { ToastTone } from './toasts.svelte.js';
 
 const HIGHLIGHT_MS = 4000;
@@ -114,14 +115,14 @@ export class CollectionState {
   }
 
   async createItem(data: ItemData): Promise<void> {
-    await this.#api.items.create(this.name, data);
-    this.#notify('Item created');
+    const saved = await this.#api.items.create(this.name, data);
+    this.#options.notify?.(savedToast('Item created', data, saved.data));
     await this.refreshItems();
   }
 
   async updateItem(id: string, data: ItemData): Promise<void> {
-    await this.#api.items.update(this.name, id, data);
-    this.#notify('Changes saved');
+    const saved = await this.#api.items.update(this.name, id, data);
+    this.#options.notify?.(savedToast('Changes saved', data, saved.data));
     await this.refreshItems();
   }
 

@@ -2,7 +2,7 @@
 // one message in flight at a time, errors told in the thread, and the conversation continued by its id.
 import { CHAT_MESSAGE_MAX, type ChatResponse, type CopilotProgressEvent, type UndoRef } from '@lumibase/shared';
 import { type ApiError, describeError, toApiError } from '../api/index.js';
-import { undoneText } from '../format/revision-words.js';
+import { restoredTitle, undoneText } from '../format/revision-words.js';
 
 /** The panel keeps at most this many messages, user and assistant alike (property 13). */
 export const COPILOT_HISTORY_MAX = 50;
@@ -126,9 +126,9 @@ export class CopilotState {
     if (!restore || current?.state === 'running' || current?.state === 'done') return false;
     this.undos = { ...this.undos, [key]: { state: 'running' } };
     try {
-      await restore(ref);
+      const restored = await restore(ref);
       this.undos = { ...this.undos, [key]: { state: 'done' } };
-      this.#push({ role: 'assistant', kind: 'notice', text: undoneText(ref) });
+      this.#push({ role: 'assistant', kind: 'notice', text: undoneText(ref, restoredTitle(restored)) });
       return true;
     } catch (error) {
       this.undos = { ...this.undos, [key]: { state: 'failed', error: toApiError(error) } };

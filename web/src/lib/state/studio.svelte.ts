@@ -3,6 +3,7 @@ import { NoticesState } from './copilot-notices.svelte.js';
 import { getContext, setContext } from 'svelte';
 import { type Api, createApi, describeRetry } from '../api/index.js';
 import { truncate } from '../format/values.js';
+import { requestWords } from './approval-notices.js';
 import type { ApprovalCreatedEvent } from '../realtime/events.js';
 import type { SocketFactory } from '../realtime/realtime-client.js';
 import { type ApprovalAlerts, browserNotifications } from './approval-alerts.js';
@@ -117,7 +118,7 @@ export class Studio {
   #alertApprovers({ approval }: ApprovalCreatedEvent): void {
     if (!this.site.canDecide(approval.skillName) || approval.requestedBy.id === this.session.user?.id) return;
     const href = `/settings/ai-approvals#approval-${approval.id}`;
-    const title = `${approval.requestedBy.name || 'An admin'} asked to run ${approval.skillName}`;
+    const title = `${approval.requestedBy.name || 'An admin'} asks for approval: ${requestWords(approval)}`;
     const toast = this.toasts.show({
       tone: 'info',
       title,

@@ -84,7 +84,7 @@ describe('Studio', () => {
       sockets[0]!.serverEmit('approval-created', created(21));
       expect(studio.toasts.list).toEqual([
         expect.objectContaining({
-          title: 'Bob asked to run deleteCollection',
+          title: expect.stringMatching(/^Bob asks for approval: (Deletes the collection|Delete a collection)/),
           link: { href: '/settings/ai-approvals#approval-ap-21', label: 'Review request' },
         }),
       ]);

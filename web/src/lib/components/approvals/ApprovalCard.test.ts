@@ -1,3 +1,4 @@
+import { skillLabel } from '../../format/approval-outcome.js';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -40,7 +41,9 @@ describe('ApprovalCard', () => {
           const { container } = render(ApprovalCard, {
             props: { approval: approvalFixture({ skillName: name, arguments: argumentsValue }), ondecide },
           });
-          expect(container.querySelector('h3')?.textContent).toBe(name);
+          // The heading is the skill's label (never the internal name, which stays in data-skill).
+          expect(container.querySelector('h3')?.textContent).toBe(skillLabel(name));
+          expect(container.querySelector('h3')?.getAttribute('data-skill')).toBe(name);
           expect(container.querySelector('pre')?.textContent).toBe(JSON.stringify(argumentsValue, null, 2));
 
           // Deleting a named collection is approved only after typing its name.

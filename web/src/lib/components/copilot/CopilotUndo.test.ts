@@ -59,7 +59,9 @@ describe('Undo in the Copilot panel', () => {
     await fireEvent.click(button);
     await waitFor(() => expect(container.querySelector('[data-notice]')).toBeTruthy());
     expect(restore).toHaveBeenCalledExactlyOnceWith(undo);
-    expect(container.querySelector('[data-notice]')?.textContent?.trim()).toBe('Undone: posts/item-123456789 restored to revision 1');
+    expect(container.querySelector('[data-notice]')?.textContent?.trim()).toMatch(
+      /^Undone: (“.+”|the item) in posts is back as it was \(revision 1\)$/,
+    );
     const done = screen.getByRole('button', { name: 'Undone' }) as HTMLButtonElement;
     expect(done.disabled).toBe(true);
     await fireEvent.click(done);
@@ -102,7 +104,7 @@ describe('Undo in the Copilot panel', () => {
     await fireEvent.click(await screen.findByRole('button', { name: 'Undo' }));
     await waitFor(() => expect(container.querySelector('[data-notice]')).toBeTruthy());
     expect(restore).toHaveBeenCalledWith({ ...undo, revision: 2 });
-    expect(container.querySelector('[data-notice]')?.textContent).toContain('restored to revision 2');
+    expect(container.querySelector('[data-notice]')?.textContent).toContain('is back as it was (revision 2)');
   });
 
   it('offers no Undo to someone who cannot write content, nor for a change that names no undo', async () => {

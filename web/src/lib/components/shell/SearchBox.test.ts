@@ -30,17 +30,18 @@ function renderBox(answer: () => Promise<SearchResponse>) {
 }
 
 describe('SearchBox', () => {
-  it('lists hits with collection, snippet and score; arrows choose, Enter opens', async () => {
+  it('lists hits with collection and snippet (closeness in words, not percentages); arrows choose, Enter opens', async () => {
     const { onopen, box } = renderBox(async () => ({
-      data: [hit('a1', 'posts', 0.91), hit('b2', 'recipes', 0.456)],
+      data: [hit('a1', 'posts', 0.91), hit('b2', 'recipes', 0.256), hit('c3', 'posts', 0.05)],
       meta: { model: 'local', pending: 3 },
     }));
     await fireEvent.input(box, { target: { value: 'garden' } });
     const options = await screen.findAllByRole('option');
     expect(options.map((option) => option.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
-      'posts 91% Snippet of a1',
-      'recipes 46% Snippet of b2',
+      'posts Snippet of a1',
+      'recipes loosely related Snippet of b2',
     ]);
+    expect(screen.getByRole('status').textContent?.trim()).toBe('1 match, 1 loosely related');
     expect(screen.getByText('3 items still being indexed')).toBeTruthy();
     expect(box.getAttribute('aria-expanded')).toBe('true');
 
