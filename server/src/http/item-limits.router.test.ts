@@ -56,9 +56,7 @@ describe('REST', () => {
     const refused = await call('POST', '/items/products', { data: { title: 'x'.repeat(20_000) } });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('VALIDATION_FAILED');
-    expect(refused.body.error.details).toEqual([
-      { path: 'data.title', message: 'Too long: at most 1,000 characters (this has 20,000)' },
-    ]);
+    expect(refused.body.error.details).toEqual([{ path: 'data.title', message: 'Too long: at most 1,000 characters (this has 20,000)' }]);
     expect(await itemCount()).toBe(before);
 
     const fits = await call('POST', '/items/products', { data: { title: 'y'.repeat(1000) } });

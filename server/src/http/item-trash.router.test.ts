@@ -58,7 +58,14 @@ describe('an item deleted over REST', () => {
     const listed = await trash(editor);
     expect(listed.meta.retentionDays).toBe(14);
     const entry = listed.data.find((candidate) => candidate.itemId === id);
-    expect(entry).toMatchObject({ kind: 'item', collection: 'recipes', itemId: id, title: 'Pancakes', items: 1, deletedBy: { id: editor.id } });
+    expect(entry).toMatchObject({
+      kind: 'item',
+      collection: 'recipes',
+      itemId: id,
+      title: 'Pancakes',
+      items: 1,
+      deletedBy: { id: editor.id },
+    });
     expect((Date.parse(entry!.expiresAt) - Date.parse(entry!.deletedAt)) / 86_400_000).toBeCloseTo(14, 5);
     // Another site's admin sees nothing of it and cannot restore it.
     expect((await trash(otherAdmin, otherSiteId)).data).toEqual([]);

@@ -186,7 +186,11 @@ export class TrashService {
     if (await site.items.findById(collection.id, itemId)) return collection.name;
     const revisions =
       this.options.revisions ??
-      new RevisionsService({ stores: this.options.stores, audit: this.options.audit, ...(this.options.clock ? { clock: this.options.clock } : {}) });
+      new RevisionsService({
+        stores: this.options.stores,
+        audit: this.options.audit,
+        ...(this.options.clock ? { clock: this.options.clock } : {}),
+      });
     await site.items.settle(itemId); // its deletion's revision is the last one
     const last = await site.revisions.latest(collection.id, itemId);
     await revisions.restore(siteId, collection.name, itemId, last, actor);

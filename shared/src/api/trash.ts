@@ -28,7 +28,10 @@ export const TrashEntryView = z.object({
 export type TrashEntryView = z.infer<typeof TrashEntryView>;
 
 /** `retentionDays`: TRASH_RETENTION_DAYS, how long a deletion stays restorable (may be a fraction of a day). */
-export const TrashListResponse = z.object({ data: z.array(TrashEntryView), meta: ListMeta.extend({ retentionDays: z.number().positive() }) });
+export const TrashListResponse = z.object({
+  data: z.array(TrashEntryView),
+  meta: ListMeta.extend({ retentionDays: z.number().positive() }),
+});
 export type TrashListResponse = z.infer<typeof TrashListResponse>;
 
 /** What a restore brought back: the collection, field or item, and how many items or values with it. */
