@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { AISecureHarness } from './harness/ai-secure-harness.js';
 import type { ApprovalExecutor } from './approvals/approval-executor.js';
 import { ApprovalDecider } from './approvals/decide-approval.js';
+import { ApprovalEditor } from './approvals/edit-approval.js';
 import { createAiRouter } from './http/ai.router.js';
 import { createAiSkillsRouter } from './http/ai-skills.router.js';
 import type { SiteRouter } from './http/api.router.js';
@@ -63,7 +64,8 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     ...(progress ? { progress } : {}),
     reportError: (error) => logger.error({ err: error, provider: planner.provider }, 'planner failed'),
   });
-  const approvals = new ApprovalsService({ stores, decider, currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq() });
+  const editor = new ApprovalEditor({ stores, targets: domain.approvalTargets, ...(clock ? { clock } : {}) });
+  const approvals = new ApprovalsService({ stores, decider, editor, currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq() });
   const router = createAiRouter({
     chat,
     approvals,

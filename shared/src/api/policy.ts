@@ -48,21 +48,44 @@ export function effectivePolicy(stored: { selfApproval?: boolean; skills?: Recor
 }
 
 export const SELF_APPROVAL_MESSAGE = 'Someone other than the requester must approve';
+export const EDITOR_APPROVAL_MESSAGE = 'Someone other than the last editor must approve';
+
+interface DecidableApproval {
+  requestedBy: { id: string };
+  /** The last person who edited its arguments (PATCH): four-eyes covers them as it covers the requester. */
+  editedBy?: { id: string } | undefined;
+}
 
 /** Whether `deciderId` asked for the approval themselves. */
 export function isOwnRequest(approval: { requestedBy: { id: string } }, deciderId: string | undefined): boolean {
   return approval.requestedBy.id === deciderId;
 }
 
+/** Whether `deciderId` made the approval's latest edit. */
+export function isLastEditor(approval: DecidableApproval, deciderId: string | undefined): boolean {
+  return deciderId !== undefined && approval.editedBy?.id === deciderId;
+}
+
 /**
- * The self-approval rule, for the server's decision and the Studio's approvals page alike: the requester may
- * not approve their own request unless the site's policy allows it. Anyone else may; rejecting (withdrawing
- * one's own request) is never refused by it.
+ * The self-approval rule, for the server's decision and the Studio's approvals page alike: neither the requester nor
+ * the last editor may approve unless the site's policy allows it; the message says which. Anyone else may; rejecting
+ * (withdrawing one's own request) is never refused by it.
  */
+export function selfApprovalRefusal(
+  approval: DecidableApproval,
+  deciderId: string | undefined,
+  policy: Pick<CopilotPolicy, 'selfApproval'>,
+): string | undefined {
+  if (policy.selfApproval) return undefined;
+  if (isOwnRequest(approval, deciderId)) return SELF_APPROVAL_MESSAGE;
+  if (isLastEditor(approval, deciderId)) return EDITOR_APPROVAL_MESSAGE;
+  return undefined;
+}
+
 export function refusesSelfApproval(
-  approval: { requestedBy: { id: string } },
+  approval: DecidableApproval,
   deciderId: string | undefined,
   policy: Pick<CopilotPolicy, 'selfApproval'>,
 ): boolean {
-  return isOwnRequest(approval, deciderId) && !policy.selfApproval;
+  return selfApprovalRefusal(approval, deciderId, policy) !== undefined;
 }
