@@ -75,7 +75,11 @@ export async function openBrowser({
   width = 1280,
   height = 800,
   locale,
-}: { width?: number; height?: number; locale?: string } = {}): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+}: {
+  width?: number;
+  height?: number;
+  locale?: string;
+} = {}): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'lumibase-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
