@@ -113,7 +113,13 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
   // What an approval would change, taken by the gate, re-checked by the decider and the worker.
   const approvalTargets = new StoreApprovalTargets(stores, { trashRetentionDays: config.TRASH_RETENTION_DAYS });
   targetWatch = { approvals: (siteId) => aiStores.forSite(siteId).approvals, targets: approvalTargets };
-  const trash = new TrashService({ stores, fields: services.fields, audit: (siteId) => aiStores.forSite(siteId).audit });
+  const trash = new TrashService({
+    stores,
+    fields: services.fields,
+    audit: (siteId) => aiStores.forSite(siteId).audit,
+    revisions,
+    retentionDays: config.TRASH_RETENTION_DAYS,
+  });
   return {
     eventLog,
     relay,

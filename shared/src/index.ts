@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './capabilities.js';
 export * from './fields.js';
 export * from './json-depth.js';
+export * from './field-limits.js';
 export * from './canonical-json.js';
 export * from './api/envelope.js';
 export * from './api/auth.js';

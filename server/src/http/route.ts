@@ -17,6 +17,8 @@ export const SERVICE_CHECKS = {
   'grants-held-only': 'only capabilities the caller holds',
   'skill-capabilities': 'every capability the skill requires',
   'email-unless-superadmin': '`email` is required unless the caller is a superadmin',
+  'trash-read': '`schema:read` for collections and fields, `content:read` for items',
+  'trash-write': '`schema:write` for a collection or a field, `content:write` for an item',
 } as const;
 export type ServiceCheck = keyof typeof SERVICE_CHECKS;
 

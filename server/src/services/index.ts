@@ -36,7 +36,7 @@ export interface ServicesOptions {
   hasher?: PasswordHasher;
   events?: DomainEvents;
   now?: () => Date;
-  /** How long deleted collections and fields stay restorable (default 30 days). */
+  /** How long deleted collections, fields and items stay restorable (default 30 days). */
   trashRetention?: TrashRetention;
 }
 
@@ -64,7 +64,7 @@ export function createServices(options: ServicesOptions): Services {
     members: new MembersService(stores, events, hasher),
     collections: new CollectionsService(stores, options.trashRetention),
     fields: new FieldsService(stores, options.trashRetention),
-    items: new ItemsService(stores),
+    items: new ItemsService(stores, options.trashRetention),
   };
 }
 

@@ -1,4 +1,4 @@
-// Items of one collection: CRUD with data validated against the collection's fields.
+// Items of one collection: CRUD with data validated against the collection's fields; a deleted item goes to the trash.
 import type { ItemView } from '@lumibase/shared';
 import type { ItemRecord } from '../store/item.store.js';
 import type { Page, PageOf } from '../store/object-id.js';
@@ -9,6 +9,8 @@ import { recordNotInSite } from '../store/record-not-in-site.js';
 import { validateItemData } from './validate-item-data.js';
 import type { WriteContext } from './write-context.js';
 import { type RevisionMeta, SYSTEM_ACTOR } from '../store/item-revision.store.js';
+import { itemTitle } from './item-title.js';
+import { DEFAULT_TRASH_RETENTION, deleterOf, type TrashRetention, trashWindow } from './trash-retention.js';
 
 /** Who and how, as the item's revision records it. */
 export function revisionMeta(context: WriteContext): RevisionMeta {
@@ -30,7 +32,10 @@ function toItemView(record: ItemRecord, collection: string): ItemView {
  * item id that is not in this site's collection (malformed, nonexistent, or another site's).
  */
 export class ItemsService {
-  constructor(private readonly stores: Pick<Stores, 'forSite'>) {}
+  constructor(
+    private readonly stores: Pick<Stores, 'forSite'>,
+    private readonly retention: TrashRetention = DEFAULT_TRASH_RETENTION,
+  ) {}
 
   /** Newest first. */
   async list(siteId: string, collection: string, page: Page): Promise<PageOf<ItemView>> {
@@ -69,9 +74,33 @@ export class ItemsService {
     return toItemView(item, collection);
   }
 
+  /**
+   * Deletes the item into the trash (restorable for the retention, by the trash or its revisions). The entry is
+   * written first (`pending`) and shows once the deletion is done; a crash in between leaves an entry the purge
+   * task finishes or drops (services/trash-purge.ts).
+   */
   async remove(siteId: string, collection: string, id: string, context: WriteContext = {}): Promise<void> {
     const { site, record } = await this.collection(siteId, collection);
-    if (!(await site.items.delete(record, id, revisionMeta(context)))) throw recordNotInSite();
+    const item = await site.items.findById(record.id, id);
+    if (!item) throw recordNotInSite();
+    const title = itemTitle(record.fields, item.data);
+    const entry = await site.trash.create({
+      kind: 'item',
+      collectionId: record.id,
+      collection,
+      itemId: item.id,
+      ...(title !== undefined ? { title } : {}),
+      definition: { itemId: item.id },
+      items: 1,
+      deletedBy: deleterOf(context),
+      ...trashWindow(this.retention),
+    });
+    if (!(await site.items.delete(record, id, revisionMeta(context)))) {
+      // Someone else deleted it in between (and trashed it themselves).
+      await site.trash.remove(entry.id);
+      throw recordNotInSite();
+    }
+    await site.trash.complete(entry.id);
   }
 
   private async collection(siteId: string, name: string): Promise<{ site: SiteStores; record: CollectionRecord }> {

@@ -100,6 +100,8 @@ export class RevisionsService {
       restored = await site.items.recreate(ref, id, data, (await site.revisions.latest(collectionId, id)) + 1, meta);
     }
     if (!restored) throw new ConflictError({ message: 'The item kept changing while it was being restored; try again' });
+    // Back: whatever the trash held of it is restored (an entry a trash restore holds leaves with that restore).
+    await site.trash.removeForItem(id);
     await this.options.audit(siteId).append({
       action: 'restored',
       actor: { id: actor.id, name: actor.name },

@@ -1,5 +1,6 @@
 // Across sites, every so often: purges trash past its retention (a collection's items and their
-// revisions, a field's values), and finishes or drops deletions a crash left half-done.
+// revisions, a field's values; an item's entry only, its revisions following REVISION_RETENTION_DAYS),
+// and finishes or drops deletions a crash left half-done.
 import type { Field } from '@lumibase/shared';
 import type { Types } from 'mongoose';
 import { PeriodicTask } from '../infrastructure/periodic-task.js';
@@ -64,8 +65,9 @@ export class TrashPurge {
           await site.items.deleteAll(entry.collectionId);
           await site.revisions.deleteForCollection(entry.collectionId);
           await approvals?.forgetValues(entry.collectionId);
+          await site.trash.removeItemsOf(entry.collectionId);
         }
-      } else {
+      } else if (entry.kind === 'field') {
         const field = (entry.definition as Field).name;
         await site.items.dropTrashedValues(entry.collectionId, entry.id);
         // Never the values of a field that is live again under the same name (a restore finished before the claim).
@@ -93,6 +95,12 @@ export class TrashPurge {
     const entry = await site.trash.findPending(id);
     if (!entry) return;
     const collection = await site.collections.findById(entry.collectionId);
+    if (entry.kind === 'item') {
+      // The deletion happened unless the item is still there.
+      const itemId = entry.itemId ?? '';
+      if (collection && (await site.items.findById(collection.id, itemId))) return site.trash.remove(entry.id);
+      return site.trash.complete(entry.id);
+    }
     if (entry.kind === 'collection') {
       if (collection) return site.trash.remove(entry.id);
       return site.trash.complete(entry.id, { items: await site.items.count(entry.collectionId) });

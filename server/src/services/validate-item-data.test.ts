@@ -81,3 +81,38 @@ describe('validateItemData', () => {
     expect(validateItemData(fields, { note: null }, 'patch')).toEqual({ set: {}, unset: ['note'] });
   });
 });
+
+describe('limits (API.md, Content)', () => {
+  const messages = (fields: Field[], data: Record<string, unknown>) => {
+    try {
+      validateItemData(fields, data, 'create');
+    } catch (error) {
+      if (error instanceof ValidationError) return (error.details ?? []).map((detail) => `${detail.path}: ${detail.message}`);
+      throw error;
+    }
+    return [];
+  };
+
+  it('a text value is at most 1,000,000 characters, a string 1,000, either lowered by options.maxLength', () => {
+    expect(messages([field('t', 'text')], { t: 'a'.repeat(1_000_000) })).toEqual([]);
+    expect(messages([field('t', 'text')], { t: 'a'.repeat(1_000_001) })).toEqual([
+      'data.t: Too long: at most 1,000,000 characters (this has 1,000,001)',
+    ]);
+    expect(messages([field('s', 'string', { options: { maxLength: 5000 } })], { s: 'a'.repeat(1001) })).toEqual([
+      'data.s: Too long: at most 1,000 characters (this has 1,001)',
+    ]);
+    expect(messages([field('t', 'text', { options: { maxLength: 3 } })], { t: 'abcd' })).toEqual([
+      'data.t: Too long: at most 3 characters (this has 4)',
+    ]);
+  });
+
+  it('never accepts a number that is not finite, whatever the type', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN), (value) => {
+        expect(messages([field('n', 'number')], { n: value })).toHaveLength(1);
+        expect(messages([field('i', 'integer')], { i: value })).toHaveLength(1);
+        expect(messages([field('j', 'json')], { j: { deep: [value] } })).toHaveLength(1);
+      }),
+    );
+  });
+});

@@ -1,5 +1,17 @@
 // Checks an item's `data` against its collection's fields: the CMS's one validation rule, for humans and skills alike.
-import { type ErrorDetail, exceedsJsonDepth, type Field, JSON_DEPTH_MESSAGE, ValidationError } from '@lumibase/shared';
+import {
+  characterCount,
+  type ErrorDetail,
+  exceedsJsonDepth,
+  type Field,
+  formatLimit,
+  holdsNonFiniteNumber,
+  JSON_DEPTH_MESSAGE,
+  maxLengthOf,
+  NOT_FINITE_MESSAGE,
+  tooLongMessage,
+  ValidationError,
+} from '@lumibase/shared';
 import { z } from 'zod';
 
 export interface ItemChanges {
@@ -10,17 +22,26 @@ export interface ItemChanges {
 }
 
 const isoDatetime = z.iso.datetime({ offset: true });
+const INTEGER_RANGE_MESSAGE = `Expected an integer from -${formatLimit(Number.MAX_SAFE_INTEGER)} to ${formatLimit(Number.MAX_SAFE_INTEGER)}`;
 
 /** Why `value` does not fit `field`, or undefined when it does. */
 function typeProblem(field: Field, value: unknown): string | undefined {
   switch (field.type) {
     case 'string':
-    case 'text':
-      return typeof value === 'string' ? undefined : 'Expected a string';
+    case 'text': {
+      if (typeof value !== 'string') return 'Expected a string';
+      const limit = maxLengthOf(field) ?? Number.POSITIVE_INFINITY;
+      // Counting stops being cheap only past the limit in UTF-16 units, which bounds the characters from above.
+      if (value.length <= limit) return undefined;
+      const length = characterCount(value);
+      return length > limit ? tooLongMessage(limit, length) : undefined;
+    }
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? undefined : 'Expected a number';
+      if (typeof value !== 'number') return 'Expected a number';
+      return Number.isFinite(value) ? undefined : NOT_FINITE_MESSAGE;
     case 'integer':
-      return typeof value === 'number' && Number.isSafeInteger(value) ? undefined : 'Expected an integer';
+      if (typeof value !== 'number' || (Number.isFinite(value) && !Number.isInteger(value))) return 'Expected an integer';
+      return Number.isSafeInteger(value) ? undefined : INTEGER_RANGE_MESSAGE;
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'Expected a boolean';
     case 'datetime':
@@ -28,7 +49,8 @@ function typeProblem(field: Field, value: unknown): string | undefined {
         ? undefined
         : 'Expected an ISO-8601 date-time with a time zone, such as 2024-05-01T09:30:00Z';
     case 'json':
-      return exceedsJsonDepth(value) ? JSON_DEPTH_MESSAGE : undefined;
+      if (exceedsJsonDepth(value)) return JSON_DEPTH_MESSAGE;
+      return holdsNonFiniteNumber(value) ? 'Numbers inside must be finite (1e400 and the like are too large)' : undefined;
     case 'enum': {
       const values = Array.isArray(field.options?.values) ? (field.options.values as unknown[]) : [];
       return typeof value === 'string' && values.includes(value) ? undefined : `Expected one of: ${values.map(String).join(', ')}`;

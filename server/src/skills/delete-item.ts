@@ -1,6 +1,6 @@
-// deleteItem: an item; a re-run after a run that got as far as deleting it succeeds.
+// deleteItem: an item, into the trash; a re-run after a run that got as far as deleting it succeeds.
 import { type ApprovalTarget, ForbiddenError } from '@lumibase/shared';
-import { titleOf } from './impact-words.js';
+import { restorable, titleOf } from './impact-words.js';
 import { itemNotFound } from './item-not-found.js';
 import { runOnce, tolerating } from './run-once.js';
 import { writeContext } from './skill-dependencies.js';
@@ -27,7 +27,8 @@ export const deleteItemSkill: SkillModule<'deleteItem'> = {
         return { collection: args.collection, id: args.id, deleted: true, ...(undo ? { undo } : {}) };
       },
     }),
-  inspect: async ({ collection, id }, { site }) => {
+  inspect: async ({ collection, id }, context) => {
+    const { site } = context;
     const record = await site.collection(collection);
     const item = record ? await site.item(record.id, id) : null;
     const target: ApprovalTarget = {
@@ -44,6 +45,7 @@ export const deleteItemSkill: SkillModule<'deleteItem'> = {
       impact: {
         summary: `Deletes the item ${title ? `"${title}"` : item.id} from ${collection}`,
         items: [{ id: item.id, ...(title ? { title } : {}) }],
+        ...restorable(context),
       },
     };
   },

@@ -19,7 +19,10 @@ export interface TrashRecord {
   collectionId: string;
   collection: string;
   field?: string;
-  /** `{ label?, fields }` of a collection, or the `Field` of a field. */
+  /** An item entry's item and its title. */
+  itemId?: string;
+  title?: string;
+  /** `{ label?, fields }` of a collection, the `Field` of a field, `{ itemId }` of an item. */
   definition: unknown;
   items: number;
   deletedBy: ActorRef;
@@ -34,6 +37,8 @@ export interface NewTrashEntry {
   collectionId: string;
   collection: string;
   field?: string;
+  itemId?: string;
+  title?: string;
   definition: unknown;
   items: number;
   deletedBy: ActorRef;
@@ -48,6 +53,8 @@ export interface StoredTrashEntry {
   collectionId: Types.ObjectId;
   collectionName: string;
   field?: string | null;
+  itemId?: Types.ObjectId | null;
+  title?: string | null;
   definitionJson: string;
   items: number;
   deletedBy: { id: string; name?: string | null };
@@ -66,6 +73,8 @@ export function toTrashRecord(document: StoredTrashEntry): TrashRecord {
     collectionId: toId(document.collectionId),
     collection: document.collectionName,
     ...(typeof document.field === 'string' ? { field: document.field } : {}),
+    ...(document.itemId ? { itemId: toId(document.itemId) } : {}),
+    ...(typeof document.title === 'string' ? { title: document.title } : {}),
     definition: decodeJson(document.definitionJson),
     items: document.items,
     deletedBy: { id: document.deletedBy.id, name: document.deletedBy.name ?? '' },
@@ -86,11 +95,12 @@ export class TrashStore extends SiteScopedStore {
 
   /** Written `pending`, before the deletion it records starts. */
   async create(entry: NewTrashEntry): Promise<TrashRecord> {
-    const { definition, collectionId, collection, ...rest } = entry;
+    const { definition, collectionId, collection, itemId, ...rest } = entry;
     const [created] = await this.entries.create([
       this.owned({
         _id: new Types.ObjectId(),
         ...rest,
+        ...(itemId !== undefined ? { itemId: parseObjectId(itemId) } : {}),
         collectionId: parseObjectId(collectionId),
         collectionName: collection,
         definitionJson: encodeJson(definition),
@@ -111,9 +121,14 @@ export class TrashStore extends SiteScopedStore {
     });
   }
 
-  /** Completed entries not past their expiry, newest first. */
-  async list(page: Page, now: Date): Promise<PageOf<TrashRecord>> {
-    const filter = this.scoped({ state: 'done', expiresAt: { $gt: now }, purgingAt: { $exists: false } });
+  /** Completed entries not past their expiry, newest first; only those of `kinds` when given. */
+  async list(page: Page, now: Date, kinds?: readonly TrashKind[]): Promise<PageOf<TrashRecord>> {
+    const filter = this.scoped({
+      state: 'done',
+      expiresAt: { $gt: now },
+      purgingAt: { $exists: false },
+      ...(kinds !== undefined ? { kind: { $in: [...kinds] } } : {}),
+    });
     const [documents, total] = await Promise.all([
       this.entries.find(filter).sort({ deletedAt: -1, _id: -1 }).skip(page.offset).limit(page.limit).lean<StoredTrashEntry[]>(),
       this.entries.countDocuments(filter),
@@ -185,6 +200,28 @@ export class TrashStore extends SiteScopedStore {
   async findPending(id: string): Promise<TrashRecord | null> {
     const document = await this.entries.findOne({ ...this.byId(id), state: 'pending' }).lean<StoredTrashEntry>();
     return document ? toTrashRecord(document) : null;
+  }
+
+  /** The completed entry, unclaimed or not; null for anything else, malformed ids included. */
+  async findDone(id: string): Promise<TrashRecord | null> {
+    const objectId = parseObjectId(id);
+    if (!objectId) return null;
+    const document = await this.entries.findOne(this.scoped({ _id: objectId, state: 'done' })).lean<StoredTrashEntry>();
+    return document ? toTrashRecord(document) : null;
+  }
+
+  /** An item is back (restored by its revisions): its entries leave the trash. Entries a restore holds stay with it. */
+  async removeForItem(itemId: string): Promise<void> {
+    const objectId = parseObjectId(itemId);
+    if (!objectId) return;
+    await this.entries.deleteMany(this.scoped({ kind: 'item', itemId: objectId, restoringAt: { $exists: false } }));
+  }
+
+  /** A collection purged for good: its items' entries have nothing left to restore. */
+  async removeItemsOf(collectionId: string): Promise<void> {
+    const objectId = parseObjectId(collectionId);
+    if (!objectId) return;
+    await this.entries.deleteMany(this.scoped({ kind: 'item', collectionId: objectId }));
   }
 
   async remove(id: string): Promise<void> {

@@ -53,7 +53,7 @@ export const updateItem = defineSkill({
 export const deleteItem = defineSkill({
   name: 'deleteItem',
   description:
-    'Delete an item. It is queued for a human admin to approve before it runs; afterwards an admin can bring it back from its revisions.',
+    'Delete an item. It is queued for a human admin to approve before it runs; it goes to the trash, where it can be restored until the trash retention ends.',
   parameters: z.strictObject({ collection: CollectionName, id: RecordId.describe('The id of the item') }),
   requiredCapabilities: ['content:write'],
   action: 'Delete an item',

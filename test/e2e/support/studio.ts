@@ -70,10 +70,15 @@ export async function startStudio(label: string, { env = {} }: { env?: Record<st
   };
 }
 
-/** A fresh browser profile: its own cookies and localStorage, like another person's browser. */
+/** A fresh browser profile: its own cookies and localStorage, like another person's browser; `locale` its language. */
 export async function openBrowser({
   width = 1280,
   height = 800,
+  locale,
+}: {
+  width?: number;
+  height?: number;
+  locale?: string;
 } = {}): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'lumibase-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -81,6 +86,7 @@ export async function openBrowser({
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width, height },
+    ...(locale ? { locale } : {}),
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15_000);
@@ -150,12 +156,12 @@ export function studioPerTest(label: string) {
     if (!current) throw new Error('the Studio starts in beforeEach');
     return current;
   };
-  const browser = async (options?: { width?: number }): Promise<Page> => {
+  const browser = async (options?: { width?: number; height?: number; locale?: string }): Promise<Page> => {
     const opened = await openBrowser(options);
     closers.push(opened.close);
     return opened.page;
   };
-  const browserAs = async (credentials: Credentials, options?: { width?: number }): Promise<Page> => {
+  const browserAs = async (credentials: Credentials, options?: { width?: number; height?: number; locale?: string }): Promise<Page> => {
     const page = await browser(options);
     await signIn(page, studio().baseUrl, credentials);
     return page;

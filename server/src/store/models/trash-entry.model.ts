@@ -1,6 +1,7 @@
-// The `trash_entries` collection: deleted collections and fields, restorable until `expiresAt`.
+// The `trash_entries` collection: deleted collections, fields and items, restorable until `expiresAt`.
 // The items stay in `cms_items` (a trashed collection's under its old collection id, a trashed
-// field's values moved to `trashedValues.<entry id>`), so nothing is copied and nothing can be half-copied.
+// field's values moved to `trashedValues.<entry id>`), so nothing is copied and nothing can be half-copied;
+// a deleted item lives on in its revisions (its last one holds its data).
 import { type Connection, type InferSchemaType, type Model, Schema } from 'mongoose';
 import { TRASH_KINDS } from '@lumibase/shared';
 
@@ -14,6 +15,9 @@ const trashEntrySchema = new Schema(
     collectionName: { type: String, required: true },
     /** A field entry's field name. */
     field: { type: String },
+    /** An item entry's item id, and its title when it was deleted. */
+    itemId: { type: Schema.Types.ObjectId },
+    title: { type: String },
     /** JSON text: `{ label?, fields }` of a collection, or the `Field` of a field. */
     definitionJson: { type: String, required: true },
     items: { type: Number, required: true, default: 0 },
@@ -38,6 +42,8 @@ const trashEntrySchema = new Schema(
 );
 // The site's trash, newest first.
 trashEntrySchema.index({ siteId: 1, deletedAt: -1 });
+// An item's entries (a restore by its revisions takes them out of the trash).
+trashEntrySchema.index({ siteId: 1, itemId: 1 }, { partialFilterExpression: { itemId: { $exists: true } } });
 // The purge's scan across sites.
 trashEntrySchema.index({ expiresAt: 1 });
 

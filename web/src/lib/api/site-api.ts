@@ -122,7 +122,11 @@ export function createSiteApi(http: HttpClient, siteId: string) {
       async list(): Promise<TrashEntryView[]> {
         return (await http.request('/trash', { ...site, query: { limit: 100 }, schema: TrashListResponse })).data;
       },
-      /** 409 when the name was taken again meanwhile. */
+      /** TRASH_RETENTION_DAYS: how long what is deleted now can be restored. */
+      async retentionDays(): Promise<number> {
+        return (await http.request('/trash', { ...site, query: { limit: 1 }, schema: TrashListResponse })).meta.retentionDays;
+      },
+      /** 409 when the name was taken again meanwhile (a collection, a field) or the item's collection is in the trash. */
       async restore(id: string): Promise<TrashRestoreResult> {
         return (await http.request(`/trash/${segment(id)}/restore`, { ...site, method: 'POST', schema: TrashRestoreResponse })).data;
       },

@@ -1,5 +1,6 @@
 // Item forms generated from field types: which input each type gets, and how values travel between item data and inputs.
-import type { Field, FieldType } from '@lumibase/shared';
+import { type Field, type FieldType, maxLengthOf } from '@lumibase/shared';
+import { formatNumberForInput, parseLocaleNumber, userLocale } from './locale-number.js';
 
 export type InputKind = 'text' | 'textarea' | 'checkbox' | 'number' | 'integer' | 'datetime' | 'select' | 'json';
 
@@ -29,8 +30,13 @@ export function enumValues(field: Field): string[] {
   return Array.isArray(values) ? values.filter((value): value is string => typeof value === 'string') : [];
 }
 
+/** The most characters a string or text input takes (API.md, Content); undefined for other types. */
+export function maxLengthFor(field: Field): number | undefined {
+  return maxLengthOf(field);
+}
+
 /** An item value → what its input shows. Values of the wrong shape show as text rather than being lost. */
-export function toFormValue(field: Field, value: unknown): FormValue {
+export function toFormValue(field: Field, value: unknown, locale: string = userLocale()): FormValue {
   const kind = inputKindFor(field.type);
   if (kind === 'checkbox') return value === true;
   if (value === undefined || value === null) return '';
@@ -41,26 +47,30 @@ export function toFormValue(field: Field, value: unknown): FormValue {
       return JSON.stringify(value, null, 2);
     case 'number':
     case 'integer':
-      return typeof value === 'number' ? String(value) : String(value);
+      return typeof value === 'number' ? formatNumberForInput(value, locale) : String(value);
     default:
       return typeof value === 'string' ? value : JSON.stringify(value);
   }
 }
 
-/** What an input holds → the value sent to the API, or why it cannot be sent. */
-export function fromFormValue(field: Field, formValue: FormValue): Coerced {
+/** What an input holds → the value sent to the API, or why it cannot be sent. Numbers are read the way `locale` writes them. */
+export function fromFormValue(field: Field, formValue: FormValue, locale: string = userLocale()): Coerced {
   const kind = inputKindFor(field.type);
   if (kind === 'checkbox') return { kind: 'value', value: formValue === true };
   const text = typeof formValue === 'string' ? formValue : '';
   if (text.trim() === '') return { kind: 'empty' };
   switch (kind) {
     case 'number': {
-      const number = Number(text);
-      return Number.isFinite(number) ? { kind: 'value', value: number } : { kind: 'invalid', message: 'Enter a number' };
+      const parsed = parseLocaleNumber(text, locale);
+      return parsed.ok ? { kind: 'value', value: parsed.value } : { kind: 'invalid', message: parsed.message };
     }
     case 'integer': {
-      const number = Number(text);
-      return Number.isInteger(number) ? { kind: 'value', value: number } : { kind: 'invalid', message: 'Enter a whole number' };
+      const parsed = parseLocaleNumber(text, locale);
+      if (!parsed.ok) return { kind: 'invalid', message: parsed.message };
+      if (!Number.isInteger(parsed.value)) return { kind: 'invalid', message: 'Enter a whole number' };
+      return Number.isSafeInteger(parsed.value)
+        ? { kind: 'value', value: parsed.value }
+        : { kind: 'invalid', message: 'This whole number is too large: at most 9,007,199,254,740,991 either side of zero' };
     }
     case 'datetime': {
       const iso = localInputToIso(text);
@@ -77,8 +87,8 @@ export function fromFormValue(field: Field, formValue: FormValue): Coerced {
   }
 }
 
-export function initialFormValues(fields: readonly Field[], data: Record<string, unknown> = {}): FormValues {
-  return Object.fromEntries(fields.map((field) => [field.name, toFormValue(field, data[field.name])]));
+export function initialFormValues(fields: readonly Field[], data: Record<string, unknown> = {}, locale: string = userLocale()): FormValues {
+  return Object.fromEntries(fields.map((field) => [field.name, toFormValue(field, data[field.name], locale)]));
 }
 
 export interface BuiltItemData {
@@ -92,13 +102,18 @@ export interface BuiltItemData {
  * Editing (`initial` given): only the inputs the user changed, so a PATCH never overwrites
  * someone else's edit of another field; a cleared input sends null.
  */
-export function buildItemData(fields: readonly Field[], values: FormValues, initial?: FormValues): BuiltItemData {
+export function buildItemData(
+  fields: readonly Field[],
+  values: FormValues,
+  initial?: FormValues,
+  locale: string = userLocale(),
+): BuiltItemData {
   const data: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const field of fields) {
-    const value = values[field.name] ?? toFormValue(field, undefined);
+    const value = values[field.name] ?? toFormValue(field, undefined, locale);
     if (initial && value === initial[field.name]) continue;
-    const coerced = fromFormValue(field, value);
+    const coerced = fromFormValue(field, value, locale);
     if (coerced.kind === 'invalid') errors[field.name] = coerced.message;
     else if (coerced.kind === 'value') data[field.name] = coerced.value;
     else if (initial) data[field.name] = null;

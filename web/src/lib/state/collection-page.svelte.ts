@@ -25,6 +25,8 @@ export class CollectionPage {
   /** The item editor: open on an item, or on a new one (`{}`). */
   editor = $state<{ item?: ItemView } | undefined>();
   deletingItem = $state<ItemView>();
+  /** TRASH_RETENTION_DAYS, read from the trash the first time an item's deletion is asked for (its prompt says it). */
+  trashRetentionDays = $state<number>();
   /** `suggesting`: opened from "Suggest a field" (a description pre-fills the add-field form). */
   fieldEditor = $state<{ field?: Field; suggesting?: boolean } | undefined>();
   removingField = $state<Field>();
@@ -70,6 +72,20 @@ export class CollectionPage {
   get name(): string {
     return this.#options.name();
   }
+
+  /** Opens the delete prompt for `item`; it says for how long the trash keeps it. */
+  readonly askToDeleteItem = (item: ItemView): void => {
+    this.deletingItem = item;
+    const content = this.#studio.content;
+    if (this.trashRetentionDays !== undefined || !content) return;
+    content.api.trash
+      .retentionDays()
+      .then((days) => {
+        this.trashRetentionDays = days;
+      })
+      // The prompt then says "until it expires" without the number.
+      .catch(() => undefined);
+  };
 
   /** Page, size, sort and filter live in the URL: reload and Back keep them. */
   readonly query: ItemQuery = $derived.by(() => readItemQuery(this.#options.url().searchParams));

@@ -128,7 +128,7 @@ export class CollectionState {
 
   async deleteItem(id: string): Promise<void> {
     await this.#api.items.remove(this.name, id);
-    this.#notify('Item deleted');
+    this.#notify('Item moved to the Trash');
     await this.refreshItems();
   }
 

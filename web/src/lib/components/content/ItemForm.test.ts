@@ -32,10 +32,11 @@ const input = (name: string) => screen.getByLabelText(new RegExp(`^${fieldLabel(
 describe('ItemForm', () => {
   it('generates the input each field type calls for', () => {
     renderForm();
-    expect(input('title')).toMatchObject({ tagName: 'INPUT', type: 'text' });
-    expect(input('body').tagName).toBe('TEXTAREA');
-    expect(input('views')).toMatchObject({ type: 'number', step: '1' });
-    expect(input('rating')).toMatchObject({ type: 'number', step: 'any' });
+    expect(input('title')).toMatchObject({ tagName: 'INPUT', type: 'text', maxLength: 1000 });
+    expect(input('body')).toMatchObject({ tagName: 'TEXTAREA', maxLength: 1_000_000 });
+    // Numbers are text read the reader's way (a number input drops 1e400 and reads "12,50" as 1250).
+    expect(input('views')).toMatchObject({ type: 'text', inputMode: 'numeric' });
+    expect(input('rating')).toMatchObject({ type: 'text', inputMode: 'decimal' });
     expect(input('featured')).toMatchObject({ type: 'checkbox' });
     expect(input('published_at')).toMatchObject({ type: 'datetime-local' });
     const select = input('status') as unknown as HTMLSelectElement;
@@ -65,6 +66,18 @@ describe('ItemForm', () => {
       status: 'published',
       meta: { tags: ['a', 'b'] },
     });
+  });
+
+  it('refuses a decimal written with the wrong mark and a number too large, at their inputs, sending nothing', async () => {
+    const { onsubmit } = renderForm();
+    await fireEvent.input(input('title'), { target: { value: 'Hello' } });
+    await fireEvent.input(input('rating'), { target: { value: '12,50' } });
+    await fireEvent.input(input('views'), { target: { value: '1e400' } });
+    await fireEvent.submit(screen.getByRole('button', { name: 'Create item' }).closest('form')!);
+    expect(onsubmit).not.toHaveBeenCalled();
+    expect(input('rating').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('Write decimals with a point: 12.50')).toBeTruthy();
+    expect(screen.getByText(/This number is too large/)).toBeTruthy();
   });
 
   it('blocks invalid JSON before sending and says why next to the editor', async () => {
