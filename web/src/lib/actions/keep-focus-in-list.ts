@@ -34,7 +34,8 @@ export function keepFocusInList(list: HTMLElement, options: KeepFocusOptions) {
     focused = undefined;
     const all = cards();
     // The card now where the left one was: the next one if it is still here, else whichever took the place.
-    const target = (next?.isConnected ? next : undefined) ?? (previous?.isConnected ? all[all.indexOf(previous) + 1] ?? previous : all[0]);
+    const target =
+      (next?.isConnected ? next : undefined) ?? (previous?.isConnected ? (all[all.indexOf(previous) + 1] ?? previous) : all[0]);
     if (target instanceof HTMLElement) focus(target);
     else {
       const fallback = current.fallback?.();

@@ -2,7 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RequestToasts } from './request-toasts.js';
 import { ToastState } from './toasts.svelte.js';
 
-const alert = (id: string) => ({ approvalId: id, title: `Bob asked (${id})`, message: `message ${id}`, href: `/settings/ai-approvals#approval-${id}` });
+const alert = (id: string) => ({
+  approvalId: id,
+  title: `Bob asked (${id})`,
+  message: `message ${id}`,
+  href: `/settings/ai-approvals#approval-${id}`,
+});
 
 describe('RequestToasts', () => {
   beforeEach(() => vi.useFakeTimers());
