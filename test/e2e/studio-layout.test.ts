@@ -91,28 +91,25 @@ async function requestDeletion(client: ApiClient, collection: string): Promise<s
 }
 
 describe('Studio layout', () => {
-  for (const [viewport, collection, fields] of [
-    [DESKTOP, 'products', 8],
-    [DESKTOP, 'articles', 6],
-    [PHONE, 'products', 8],
-    [PHONE, 'articles', 6],
-  ] as const) {
-    it(`reaches an item's History tab with the mouse on a ${fields}-field form at ${viewport.width}×${viewport.height}`, async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    it(`reaches an item's History tab with the mouse on 8- and 6-field forms at ${viewport.width}×${viewport.height}`, async () => {
       const page = await openAs(viewport);
-      await page.goto(`${studio().baseUrl}/content/${collection}`);
-      await page.locator('tbody tr').first().waitFor();
-      await page.locator('tbody tr td.primary button').first().click();
-      const sheet = page.getByRole('dialog');
-      const history = sheet.getByRole('tab', { name: 'History' });
-      await history.waitFor();
-      // The form is taller than the sheet (the case that squeezed the tab bar to nothing).
-      expect(await sheet.locator('.body').evaluate((body) => body.scrollHeight > body.clientHeight)).toBe(true);
-      const bar = await sheet.getByRole('tablist', { name: 'Item sections' }).boundingBox();
-      expect(bar?.height).toBeGreaterThanOrEqual(32);
-      await history.click();
-      expect(await history.getAttribute('aria-selected')).toBe('true');
-      await sheet.locator('#item-panel-history').waitFor();
-      expect(await sheet.getByText('Every change of this item, newest first.').isVisible()).toBe(true);
+      for (const collection of ['products', 'articles']) {
+        await page.goto(`${studio().baseUrl}/content/${collection}`);
+        await page.locator('tbody tr').first().waitFor();
+        await page.locator('tbody tr td.primary button').first().click();
+        const sheet = page.getByRole('dialog');
+        const history = sheet.getByRole('tab', { name: 'History' });
+        await history.waitFor();
+        // The form is taller than the sheet (the case that squeezed the tab bar to nothing).
+        expect(await sheet.locator('.body').evaluate((body) => body.scrollHeight > body.clientHeight), collection).toBe(true);
+        const bar = await sheet.getByRole('tablist', { name: 'Item sections' }).boundingBox();
+        expect(bar?.height, collection).toBeGreaterThanOrEqual(32);
+        await history.click();
+        expect(await history.getAttribute('aria-selected')).toBe('true');
+        await sheet.locator('#item-panel-history').waitFor();
+        expect(await sheet.getByText('Every change of this item, newest first.').isVisible()).toBe(true);
+      }
     });
   }
 
