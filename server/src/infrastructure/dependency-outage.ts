@@ -2,6 +2,7 @@
 // MongoDB's server errors, by the codes that mean the node is not a usable primary), and — for a class no
 // rule lists — by asking the backing services themselves. Routes answer 503.
 import { MaxRetriesPerRequestError } from 'ioredis/built/errors/index.js';
+import { CONNECTION_CLOSED_ERROR_MSG } from 'ioredis/built/utils/index.js';
 import mongoose from 'mongoose';
 import type { DependencyCheck } from './dependency-check.js';
 import {
@@ -61,11 +62,36 @@ const MONGO_OUTAGE_CODES = new Set([
 ]);
 
 /**
+ * The socket-level failures a Redis client rejects its in-flight commands with when the connection breaks:
+ * node-redis passes the socket's own error on (a plain `Error: read ECONNRESET` with a system `code`), ioredis a
+ * plain `Error("Connection is closed.")`. Neither has a class of its own. A Redis killed mid-command gives one of
+ * these; one rejected by a command nobody awaited (the socket.io adapter's publish) took the server down in the
+ * Redis-outage fault test, as the process-level rule did not know it.
+ */
+const SOCKET_FAILURE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTCONN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+function isSocketFailure(error: unknown): error is Error {
+  if (!(error instanceof Error)) return false;
+  if (error.message === CONNECTION_CLOSED_ERROR_MSG) return true;
+  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+  return typeof code === 'string' && SOCKET_FAILURE_CODES.has(code) && typeof syscall === 'string';
+}
+
+/**
  * A command Redis refused or dropped because the connection is down or being closed (the clients
  * fail fast: their offline queue is off). Callers answer 503, or log it while shutting down.
  */
 export function isRedisOutage(error: unknown): error is Error {
-  return REDIS_OUTAGE_ERRORS.some((type) => error instanceof type);
+  return REDIS_OUTAGE_ERRORS.some((type) => error instanceof type) || isSocketFailure(error);
 }
 
 /** MongoDB unreachable, gone away mid-command, or not a writable primary. */
