@@ -3,10 +3,13 @@ import type { RedisClientType } from 'redis';
 import type { Domain } from './compose-domain.js';
 import type { Config } from './config.js';
 import { AISecureHarness } from './harness/ai-secure-harness.js';
+import { CountedSkillLimits } from './gate/skill-limits.js';
 import type { ApprovalExecutor } from './approvals/approval-executor.js';
 import { ApprovalDecider } from './approvals/decide-approval.js';
+import { ApprovalEditor } from './approvals/edit-approval.js';
 import { createAiRouter } from './http/ai.router.js';
 import { createAiSkillsRouter } from './http/ai-skills.router.js';
+import { createAiNoticesRouter } from './http/ai-notices.router.js';
 import type { SiteRouter } from './http/api.router.js';
 import { createPlanner } from './llm/create-planner.js';
 import type { Logger } from './logger.js';
@@ -45,6 +48,8 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
     targets: domain.approvalTargets,
     approvalTtlMs: config.APPROVAL_TTL_SECONDS * 1000,
+    // The policy's hourly limits, counted in Redis: every server (and the MCP door) shares one count.
+    limits: CountedSkillLimits.redis(redis, `${config.QUEUE_PREFIX}:`),
     ...(clock ? { clock } : {}),
   });
   const decider = new ApprovalDecider({ stores, executor: approvalExecutor, targets: domain.approvalTargets, ...(clock ? { clock } : {}) });
@@ -53,17 +58,20 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
     onFallback: (reason) => logger.warn({ provider: config.LLM_PROVIDER }, reason),
     retry: { logger },
   });
+  // One per-user count of model and embedding calls for /ai/chat, /ai/skills/:name and /ai/search, in Redis.
+  const modelCalls = new ChatRateLimiter({ redis, prefix: `${config.QUEUE_PREFIX}:`, limitPerMinute: config.CHAT_RATE_LIMIT_PER_MINUTE });
   const chat = new ChatService({
     stores,
     harness,
     planner,
-    rateLimiter: new ChatRateLimiter({ redis, prefix: `${config.QUEUE_PREFIX}:`, limitPerMinute: config.CHAT_RATE_LIMIT_PER_MINUTE }),
+    rateLimiter: modelCalls,
     maxSteps: config.LLM_MAX_STEPS,
     siteSchema: async (siteId) => (await domain.stores.forSite(siteId).collections.listAll()).map(({ name, fields }) => ({ name, fields })),
     ...(progress ? { progress } : {}),
     reportError: (error) => logger.error({ err: error, provider: planner.provider }, 'planner failed'),
   });
-  const approvals = new ApprovalsService({ stores, decider, currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq() });
+  const editor = new ApprovalEditor({ stores, targets: domain.approvalTargets, ...(clock ? { clock } : {}) });
+  const approvals = new ApprovalsService({ stores, decider, editor, currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq() });
   const router = createAiRouter({
     chat,
     approvals,
@@ -73,8 +81,31 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
   });
   const siteRouter: SiteRouter = { path: '/ai', router };
   // The Studio's direct runs of safe skills (Suggest a field, Assist): the same gate, no model.
-  const skillsRouter: SiteRouter = { path: '/ai/skills', router: createAiSkillsRouter({ skills: new RunSkillService({ harness }) }) };
-  return { stores, executors, harness, decider, chat, approvals, siteRouter, skillsRouter, provider: planner.provider as string };
+  const skillsRouter: SiteRouter = {
+    path: '/ai/skills',
+    router: createAiSkillsRouter({ skills: new RunSkillService({ harness, rateLimiter: modelCalls }) }),
+  };
+  // The Approvals page's "Recent Copilot actions": the notices of `warn`-tier calls.
+  const noticesRouter: SiteRouter = {
+    path: '/ai/notices',
+    router: createAiNoticesRouter({
+      notices: (siteId) => stores.forSite(siteId).notices,
+      currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq(),
+    }),
+  };
+  return {
+    stores,
+    executors,
+    harness,
+    decider,
+    chat,
+    approvals,
+    siteRouter,
+    skillsRouter,
+    noticesRouter,
+    modelCalls,
+    provider: planner.provider as string,
+  };
 }
 
 export type Copilot = Awaited<ReturnType<typeof composeCopilot>>;

@@ -79,11 +79,12 @@ export async function composeServer({
   const siteRouters: SiteRouter[] = [
     // Before /ai, so that /ai/skills passes tenancy once.
     copilot.skillsRouter,
+    copilot.noticesRouter,
     copilot.siteRouter,
     { path: '/items', router: createRevisionsRouter({ revisions: domain.revisions }) },
     { path: '/trash', router: createTrashRouter({ trash: domain.trash }) },
     { path: '/webhooks', router: createWebhooksRouter({ webhooks }) },
-    { path: '/ai', router: createSearchRouter({ search: domain.embeddings.search }) },
+    { path: '/ai', router: createSearchRouter({ search: domain.embeddings.search, rateLimiter: copilot.modelCalls }) },
   ];
   const idempotencyStore = new IdempotencyStore(stores.models.idempotency, config.IDEMPOTENCY_RETENTION_SECONDS * 1000);
   const cookie = sessionCookie(config.PUBLIC_URL);

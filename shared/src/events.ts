@@ -2,6 +2,7 @@
 // One map, SITE_EVENTS, names every sequenced event and its schema; every other type here derives from it.
 import { z } from 'zod';
 import { ApprovalJson } from './api/approvals.js';
+import { CopilotNotice } from './api/notices.js';
 
 export const ContentChange = z.object({
   /** `trash`: an entry of the trash (`id`): `created` when a collection or field goes there, `deleted` when it is restored from there. */
@@ -22,6 +23,7 @@ export const SITE_EVENT_BODIES = {
   'approval-created': z.object({ approval: ApprovalJson }),
   'approval-decided': z.object({ approval: ApprovalJson }),
   'content-changed': ContentChange,
+  'copilot-notice': z.object({ notice: CopilotNotice }),
 } as const;
 
 export const ApprovalCreatedEvent = z.object({ ...sequenced, ...SITE_EVENT_BODIES['approval-created'].shape });
@@ -30,6 +32,9 @@ export const ApprovalDecidedEvent = z.object({ ...sequenced, ...SITE_EVENT_BODIE
 export type ApprovalDecidedEvent = z.infer<typeof ApprovalDecidedEvent>;
 export const ContentChangedEvent = z.object({ ...sequenced, ...SITE_EVENT_BODIES['content-changed'].shape });
 export type ContentChangedEvent = z.infer<typeof ContentChangedEvent>;
+/** A `warn`-tier call ran at once (API.md, "The gate's tiers and limits"). */
+export const CopilotNoticeEvent = z.object({ ...sequenced, ...SITE_EVENT_BODIES['copilot-notice'].shape });
+export type CopilotNoticeEvent = z.infer<typeof CopilotNoticeEvent>;
 export const ResyncRequiredEvent = z.object({ siteId: z.string(), seq: z.number().int().min(0) });
 export type ResyncRequiredEvent = z.infer<typeof ResyncRequiredEvent>;
 
@@ -38,6 +43,7 @@ export const SITE_EVENTS = {
   'approval-created': ApprovalCreatedEvent,
   'approval-decided': ApprovalDecidedEvent,
   'content-changed': ContentChangedEvent,
+  'copilot-notice': CopilotNoticeEvent,
 } as const;
 
 export type SiteEventName = keyof typeof SITE_EVENTS;

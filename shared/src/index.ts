@@ -18,6 +18,7 @@ export * from './api/chat.js';
 export * from './api/skills.js';
 export * from './api/approvals.js';
 export * from './api/policy.js';
+export * from './api/notices.js';
 export * from './api/audit.js';
 export * from './api/revisions.js';
 export * from './api/trash.js';

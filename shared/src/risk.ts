@@ -13,3 +13,8 @@ export interface RiskClassifiable {
 export function isDangerous(skill: RiskClassifiable): boolean {
   return skill.requiredCapabilities.includes('schema:write') || skill.name.startsWith('delete');
 }
+
+/** A skill that changes something (it needs a capability beyond reading): only these can be `warn`. */
+export function writes(skill: RiskClassifiable): boolean {
+  return !skill.requiredCapabilities.every((capability) => capability.endsWith(':read'));
+}

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // Approve exactly what you saw, in Chromium: the approval card shows the impact and the time left; a click on a card
-// whose impact grew meanwhile runs nothing and says why; Edit mode checks the arguments as they are typed, shows the
-// diff, and approving runs the edited arguments while the model's are kept.
+// whose impact grew meanwhile runs nothing and says why; Edit mode is a form of the skill's arguments with errors in
+// words, saved as a new revision whose impact the card shows before Approve runs exactly that (issue 26 item 4,
+// issue 32 item 7).
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -80,35 +81,64 @@ describe('Studio approval card', () => {
     expect((await root.send('GET', '/items/drafts', { siteId })).length).toBe(3);
   });
 
-  it('edit then approve: invalid arguments are flagged as typed, the diff is shown, the edited arguments run', async () => {
-    await root.createCollection(siteId, { name: 'wrong_one', fields: [] });
+  it('edit, save, see the new impact, then approve: the form says what is wrong in words, the edited arguments run', async () => {
+    onTestFailed(() => console.error(`server output:\n${studio.process.output().slice(-6000)}`));
+    await root.createCollection(siteId, { name: 'wrong_one', fields: [{ name: 'title', type: 'string' }] });
+    await root.createItem(siteId, 'wrong_one', { title: 'Keep this' });
+    await root.createItem(siteId, 'wrong_one', { title: 'And this' });
     await root.createCollection(siteId, { name: 'right_one', fields: [] });
     const asked = await ann.chat(siteId, 'delete collection wrong_one');
     const page = await beaOnApprovals();
     const card = page.locator(`#approval-${asked.approvalId}`);
     await card.waitFor();
+    await expect.poll(() => card.locator('[data-impact]').textContent()).toMatch(/Deletes the collection wrong_one and its 2 items/);
 
     await card.getByRole('button', { name: 'Edit' }).click();
-    const editor = card.locator('textarea');
-    await editor.fill('{ "name": "Right One" }');
-    await expect.poll(() => card.locator('[data-edit-errors]').textContent()).toMatch(/name/);
-    expect(await card.getByRole('button', { name: /^Approve/ }).isDisabled()).toBe(true);
-    await editor.fill('{ "name": "right_one" }');
-    await expect.poll(() => card.locator('[data-diff]').textContent()).toMatch(/name: "wrong_one" → "right_one"/);
-    await picture(page, asked.approvalId, 'approval-card-edit-mode');
+    // A form, not JSON: a labelled input per argument; no Approve until the edit is saved.
+    const name = card.getByRole('textbox', { name: 'Name' });
+    expect(await name.inputValue()).toBe('wrong_one');
+    expect(await card.locator('textarea').count()).toBe(0);
+    expect(await card.getByRole('button', { name: /^Approve/ }).count()).toBe(0);
+
+    await name.fill('Right One');
+    const error = card.locator(`#${await name.getAttribute('id')}-error`);
+    await expect.poll(() => error.textContent()).toMatch(/Use lowercase letters, digits and _, starting with a letter/);
+    expect(await error.textContent()).not.toMatch(/\^|\$|\[a-z|JSON|position/);
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(await name.getAttribute('aria-describedby')).toContain(`${await name.getAttribute('id')}-error`);
+    expect(await card.getByRole('button', { name: 'Save edit' }).isDisabled()).toBe(true);
+    await picture(page, asked.approvalId, 'approval-card-edit-form-error');
+
+    await name.fill('right_one');
+    await expect.poll(() => card.locator('[data-diff]').textContent()).toMatch(/Name: wrong_one → right_one/);
+    await picture(page, asked.approvalId, 'approval-card-edit-form');
+    await card.getByRole('button', { name: 'Save edit' }).click();
+
+    // Saved as a new revision: nothing ran, the card shows what the edited request will do, and offers Approve.
+    await expect
+      .poll(() => card.locator('[data-impact]').textContent(), { timeout: 10_000 })
+      .toMatch(/Deletes the collection right_one and its 0 items/);
+    expect(await card.locator('[data-edit-note]').textContent()).toMatch(/Edit saved\. Nothing has run/);
+    expect(await card.locator('[data-edited-by]').textContent()).toMatch(/Edited by Bea Admin[\s\S]*Name: wrong_one → right_one/);
+    const saved = await root.send('GET', `/ai/approvals/${asked.approvalId}`, { siteId });
+    expect(saved).toMatchObject({ status: 'pending', revision: 2, arguments: { name: 'right_one' }, editedBy: { name: bea.name } });
+    expect((await root.request('GET', '/collections/right_one', { siteId })).status).toBe(200);
+    await picture(page, asked.approvalId, 'approval-card-edit-saved');
 
     // The name to type is the edited one: what will be deleted.
     await card.getByLabel(/^Type right_one to approve/).fill('right_one');
-    await card.getByRole('button', { name: 'Approve edited' }).click();
+    await card.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(async () => (await root.request('GET', '/collections/right_one', { siteId })).status, { timeout: 15_000 }).toBe(404);
-    expect((await root.request('GET', '/collections/wrong_one', { siteId })).status).toBe(200);
+    expect((await root.send('GET', '/items/wrong_one', { siteId })).length).toBe(2);
     const read = () => root.send('GET', `/ai/approvals/${asked.approvalId}`, { siteId });
     await expect.poll(async () => (await read()).status, { timeout: 10_000 }).toBe('approved');
     expect(await read()).toMatchObject({
       status: 'approved',
+      revision: 4,
       arguments: { name: 'right_one' },
       originalArguments: { name: 'wrong_one' },
       editedBy: { name: bea.name },
+      decidedBy: { name: bea.name },
     });
   });
 });

@@ -2,7 +2,7 @@
 // says which moves exist) that writes, in the same document, the `approval-decided` event, the audit entry
 // and the conversation note it owes; the outbox relay materialises them once. Nothing else calls `transition`.
 import type { ActorRef, Approval, ExpiryReason } from '@lumibase/shared';
-import type { ApprovalRepository, ApprovalTransition } from './approval.store.js';
+import type { ApprovalRepository } from './approval.store.js';
 import type { Failure } from './describe-failure.js';
 import { outcomeNote } from './note-approval-outcome.js';
 
@@ -48,53 +48,54 @@ export function refreshImpact(approvals: Approvals, approval: Approval, { impact
   });
 }
 
-/** The approver's edited arguments, with the target and impact they were inspected to have. */
+/** An editor's new arguments, with the target and impact they were inspected to have. */
 export interface ApprovalEdit {
   arguments: Record<string, unknown>;
   target: Approval['target'];
   impact: Approval['impact'];
 }
 
-/** pending → executing, attempts + 1, decided by `actor`; an edit is audited (`edited`) in the same write. */
-export function startExecution(
-  approvals: Approvals,
-  approval: Approval,
-  { actor, at, edit }: { actor: ActorRef; at: Date; edit?: ApprovalEdit },
-) {
-  const transition: ApprovalTransition = {
+/**
+ * pending → pending with the edited arguments, their target and impact: a new revision that runs nothing. The model's
+ * proposal stays in `originalArguments` (from the first edit on), `editedBy` names the editor, audited `edited`.
+ */
+export function edit(approvals: Approvals, approval: Approval, { actor, at, edit }: { actor: ActorRef; at: Date; edit: ApprovalEdit }) {
+  return approvals.transition(approval.id, {
     from: 'pending',
-    to: 'executing',
+    to: 'pending',
     at,
     revision: approval.revision,
     set: {
-      decidedBy: actor,
-      decidedAt: at.toISOString(),
-      ...(edit
-        ? {
-            arguments: edit.arguments,
-            originalArguments: approval.originalArguments ?? approval.arguments,
-            editedBy: actor,
-            target: edit.target,
-            impact: edit.impact,
-          }
-        : {}),
+      arguments: edit.arguments,
+      originalArguments: approval.originalArguments ?? approval.arguments,
+      editedBy: actor,
+      target: edit.target,
+      impact: edit.impact,
     },
-    ...(edit && !edit.target ? { unset: ['target' as const] } : {}),
-    incrementAttempts: true,
-  };
-  if (edit) {
-    transition.owes = () => ({
+    unset: [...(edit.target ? [] : ['target' as const]), ...(edit.impact ? [] : ['impact' as const])],
+    owes: (edited) => ({
       audit: {
         action: 'edited',
         skillName: approval.skillName,
         approvalId: approval.id,
         actor,
-        detail: { originalArguments: approval.arguments, arguments: edit.arguments },
+        detail: { revision: edited.revision, previousArguments: approval.arguments, arguments: edit.arguments },
         createdAt: at.toISOString(),
       },
-    });
-  }
-  return approvals.transition(approval.id, transition);
+    }),
+  });
+}
+
+/** pending → executing, attempts + 1, decided by `actor`: runs exactly what this revision shows. */
+export function startExecution(approvals: Approvals, approval: Approval, { actor, at }: { actor: ActorRef; at: Date }) {
+  return approvals.transition(approval.id, {
+    from: 'pending',
+    to: 'executing',
+    at,
+    revision: approval.revision,
+    set: { decidedBy: actor, decidedAt: at.toISOString() },
+    incrementAttempts: true,
+  });
 }
 
 /** executing → pending when the execution could not even be queued: nothing ran, so attempts - 1 and nothing is audited. */

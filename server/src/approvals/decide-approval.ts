@@ -1,5 +1,6 @@
 // An admin's decision on a pending approval: who may decide, what they saw (revision, target, impact, time
-// left), the arguments they may edit, and the compare-and-set that makes one decision win.
+// left), and the compare-and-set that makes one decision win. It runs exactly what that revision shows: edits are
+// their own step (edit-approval.ts).
 import {
   type ActorRef,
   actorRefOf,
@@ -9,14 +10,11 @@ import {
   canDecideApproval,
   ConflictError,
   deciderCapabilities,
-  findSkill,
   ForbiddenError,
-  missingCapabilities,
-  parseSkillArguments,
-  SELF_APPROVAL_MESSAGE,
+  isLastEditor,
   isOwnRequest,
-  refusesSelfApproval,
-  ValidationError,
+  missingCapabilities,
+  selfApprovalRefusal,
 } from '@lumibase/shared';
 import { recordNotInSite } from '../store/record-not-in-site.js';
 import type { ApprovalRepository } from './approval.store.js';
@@ -34,8 +32,6 @@ export interface DecideApprovalInput {
   reason?: string;
   /** The revision the decider saw; another current one → ConflictError. */
   revision?: number;
-  /** The decider's edited arguments (approving only). */
-  arguments?: Record<string, unknown>;
   decider: Decider;
 }
 
@@ -63,8 +59,8 @@ export class ApprovalDecider {
 
   /**
    * ForbiddenError when the approval is not in this site (whatever the reason: same error), the
-   * decider lacks `approvals:decide` or a capability the skill needs, or approves their own request
-   * where the policy forbids it; ValidationError for invalid edited arguments; ConflictError when it
+   * decider lacks `approvals:decide` or a capability the skill needs, or approves their own request (or their own
+   * edit) where the policy forbids it; ConflictError when it
    * is not `pending` any more, is older than the revision given, has expired (its time ran out, its
    * target changed: it becomes `expired`), or its impact grew (refreshed for the approver to see).
    * Returns the approval after the decision (see ApprovalExecutor.execute).
@@ -75,26 +71,15 @@ export class ApprovalDecider {
     const approval = await approvals.get(approvalId);
     if (!approval) throw recordNotInSite();
 
-    // Deciding runs the skill on the decider's authority: they must be able to run it themselves.
-    if (!canDecideApproval(decider, approval.skillName)) {
-      throw new ForbiddenError({
-        message: `Deciding needs ${missingCapabilities(decider, deciderCapabilities(approval.skillName)).join(', ')}`,
-        reason: 'missing_capabilities',
-      });
-    }
-    if (approval.status !== 'pending') throw notPending(approval);
-
+    mayDecide(decider, approval);
     const at = this.clock();
+    await stillPending(approvals, approval, { at, revision: input.revision });
     const actor: ActorRef = actorRefOf(decider);
-    if (at.getTime() >= Date.parse(approval.expiresAt)) {
-      await expire(approvals, approval, { reason: 'ttl', at });
-      throw new ConflictError({ message: 'This approval has expired' });
-    }
-    if (input.revision !== undefined && input.revision !== approval.revision) throw stale();
 
-    // Withdrawing one's own request is always allowed; approving it may need someone else (the policy is read only then).
-    if (decision === 'approved' && isOwnRequest(approval, decider.id) && refusesSelfApproval(approval, decider.id, await policy.get())) {
-      throw new ForbiddenError({ message: SELF_APPROVAL_MESSAGE, reason: 'self_approval' });
+    // Withdrawing one's own request is always allowed; approving it (or one's own edit) may need someone else (the policy is read only then).
+    if (decision === 'approved' && (isOwnRequest(approval, decider.id) || isLastEditor(approval, decider.id))) {
+      const refusal = selfApprovalRefusal(approval, decider.id, await policy.get());
+      if (refusal) throw new ForbiddenError({ message: refusal, reason: 'self_approval' });
     }
 
     if (decision === 'rejected') {
@@ -103,41 +88,47 @@ export class ApprovalDecider {
       return rejected;
     }
 
-    const edited = input.arguments === undefined ? undefined : parseEdited(approval.skillName, input.arguments);
-    const preview = await this.targets.inspect(siteId, approval.skillName, edited ?? approval.arguments);
-    if (!edited) {
-      if (!sameTarget(approval.target, preview.target)) {
-        await expire(approvals, approval, { reason: 'target_changed', at });
-        throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
-      }
-      if (!sameImpact(approval.impact, preview.impact)) {
-        // The approver saw less than would now happen: show them the new impact instead of running it.
-        await refreshImpact(approvals, approval, { impact: preview.impact, at });
-        throw new ConflictError({ message: 'The impact of this approval changed; review it again' });
-      }
+    const preview = await this.targets.inspect(siteId, approval.skillName, approval.arguments);
+    if (!sameTarget(approval.target, preview.target)) {
+      await expire(approvals, approval, { reason: 'target_changed', at });
+      throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
+    }
+    if (!sameImpact(approval.impact, preview.impact)) {
+      // The approver saw less than would now happen: show them the new impact instead of running it.
+      await refreshImpact(approvals, approval, { impact: preview.impact, at });
+      throw new ConflictError({ message: 'The impact of this approval changed; review it again' });
     }
 
-    const executing = await startExecution(approvals, approval, {
-      actor,
-      at,
-      ...(edited ? { edit: { arguments: edited, target: preview.target, impact: preview.impact } } : {}),
-    });
+    const executing = await startExecution(approvals, approval, { actor, at });
     if (!executing) throw await conflictAfterRace(approvals, approvalId);
     return this.options.executor.execute(executing);
   }
 }
 
-function parseEdited(skillName: string, args: Record<string, unknown>): Record<string, unknown> {
-  const skill = findSkill(skillName);
-  if (!skill) throw new ValidationError({ message: `Unknown skill "${skillName}"` });
-  const parsed = parseSkillArguments(skill, args);
-  if (!parsed.success) {
-    throw new ValidationError({
-      message: `Invalid arguments for ${skillName}`,
-      details: parsed.details.map((detail) => ({ ...detail, path: detail.path ? `arguments.${detail.path}` : 'arguments' })),
-    });
+/** Deciding (or editing) runs the skill on the decider's authority: they must be able to run it themselves. */
+export function mayDecide(decider: Decider, approval: Approval): void {
+  if (canDecideApproval(decider, approval.skillName)) return;
+  throw new ForbiddenError({
+    message: `Deciding needs ${missingCapabilities(decider, deciderCapabilities(approval.skillName)).join(', ')}`,
+    reason: 'missing_capabilities',
+  });
+}
+
+/**
+ * ConflictError unless the approval is still pending, in time (past its time it becomes `expired` now) and, when the
+ * caller names the revision they saw, at that revision.
+ */
+export async function stillPending(
+  approvals: ApprovalRepository,
+  approval: Approval,
+  { at, revision }: { at: Date; revision: number | undefined },
+): Promise<void> {
+  if (approval.status !== 'pending') throw notPending(approval);
+  if (at.getTime() >= Date.parse(approval.expiresAt)) {
+    await expire(approvals, approval, { reason: 'ttl', at });
+    throw new ConflictError({ message: 'This approval has expired' });
   }
-  return parsed.arguments as Record<string, unknown>;
+  if (revision !== undefined && revision !== approval.revision) throw stale();
 }
 
 function notPending(approval: Approval): ConflictError {
@@ -151,7 +142,7 @@ function stale(): ConflictError {
 }
 
 /** The compare-and-set lost: decided by someone else, or changed since it was read. */
-async function conflictAfterRace(approvals: ApprovalRepository, id: string): Promise<ConflictError> {
+export async function conflictAfterRace(approvals: ApprovalRepository, id: string): Promise<ConflictError> {
   const current = await approvals.get(id);
   return current && current.status === 'pending' ? stale() : notPending(current ?? ({ status: 'approved' } as Approval));
 }

@@ -1,5 +1,5 @@
-// Deciding, further rules, over HTTP on the real composed server: revision-checked decisions, edited
-// arguments, four-eyes and the per-site Copilot policy (API.md, "Deciding, further rules", "Copilot policy").
+// Deciding, further rules, over HTTP on the real composed server: revision-checked decisions (edits: edit-approval.test.ts),
+// four-eyes and the per-site Copilot policy (API.md, "Deciding, further rules", "Copilot policy").
 import { ApprovalJson, CopilotPolicy, SKILL_NAMES } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
@@ -32,11 +32,6 @@ async function ask(member: Member, message: string): Promise<string> {
   expect(response.body.data).toMatchObject({ status: 'pending_approval' });
   return response.body.data.approvalId;
 }
-
-const auditOf = async (approvalId: string) =>
-  ((await as(ann, 'GET', '/ai/audit?limit=100')).body.data as { action: string; approvalId?: string; detail?: Record<string, unknown> }[])
-    .filter((entry) => entry.approvalId === approvalId)
-    .reverse();
 
 describe('revision-checked decisions', () => {
   it('answers 409 to a decision made on an older revision, and decides on the current one', async () => {
@@ -76,40 +71,6 @@ describe('revision-checked decisions', () => {
     const response = await decide(bob, id, { decision: 'approved', revision: 'one' });
     expect(response.status).toBe(400);
     expect(response.body.error.details).toEqual([expect.objectContaining({ path: 'revision' })]);
-  });
-});
-
-describe('edited arguments', () => {
-  it('answers 400 with details for arguments the skill’s schema refuses; nothing changes', async () => {
-    const id = await ask(ann, 'delete collection typo_name');
-    const response = await decide(bob, id, { decision: 'approved', revision: 1, arguments: { name: 'Not A Name!' } });
-    expect(response.status).toBe(400);
-    expect(response.body.error.details).toEqual([expect.objectContaining({ path: 'arguments.name' })]);
-    expect(await read(id)).toMatchObject({ status: 'pending', revision: 1, arguments: { name: 'typo_name' } });
-    const rejecting = await decide(bob, id, { decision: 'rejected', arguments: { name: 'x' } });
-    expect(rejecting.status).toBe(400);
-  });
-
-  it('runs the edited arguments, keeps the model’s, names the editor, re-derives the target and audits both', async () => {
-    await createCollection('right_one');
-    await createCollection('wrong_one');
-    const id = await ask(ann, 'delete collection wrong_one');
-    const response = await decide(bob, id, { decision: 'approved', revision: 1, arguments: { name: 'right_one' } });
-    expect(response.status).toBe(200);
-    const approval = ApprovalJson.parse(response.body.data);
-    expect(approval).toMatchObject({
-      status: 'approved',
-      arguments: { name: 'right_one' },
-      originalArguments: { name: 'wrong_one' },
-      editedBy: { id: bob.id },
-      target: { kind: 'collection', collection: 'right_one' },
-      impact: { summary: 'Deletes the collection right_one and its 0 items' },
-    });
-    expect((await as(ann, 'GET', '/collections/right_one')).status).toBe(404);
-    expect((await as(ann, 'GET', '/collections/wrong_one')).status).toBe(200);
-    const audit = await auditOf(id);
-    expect(audit.map((entry) => entry.action)).toEqual(['approval_requested', 'edited', 'approved']);
-    expect(audit[1]!.detail).toEqual({ originalArguments: { name: 'wrong_one' }, arguments: { name: 'right_one' } });
   });
 });
 

@@ -12,7 +12,6 @@ import {
   SKILL_NAMES,
   findSkill,
   hasCapabilities,
-  isDangerous,
   missingCapabilities,
   parseSkillArguments,
 } from '@lumibase/shared';
@@ -20,6 +19,9 @@ import type { AuditRepository, NewAuditEntry } from '../store/ai/audit.store.js'
 import type { ApprovalRepository } from '../approvals/approval.store.js';
 import type { ConversationRepository } from '../store/ai/conversation.store.js';
 import type { PolicyRepository } from '../store/ai/policy.store.js';
+import type { NoticeRepository } from '../store/ai/notice.store.js';
+import { gateTier } from '../gate/tier.js';
+import { CountedSkillLimits, type SkillLimits } from '../gate/skill-limits.js';
 import type { ApprovalTargets } from '../skills/approval-targets.js';
 import { describeFailure, jsonSafe } from '../approvals/describe-failure.js';
 import { type SkillExecutors, runSkillExecutor } from '../approvals/skill-executors.js';
@@ -51,6 +53,8 @@ export interface HarnessStores {
     approvals: ApprovalRepository;
     audit: AuditRepository;
     policy: Pick<PolicyRepository, 'get'>;
+    /** Where a `warn`-tier call's notice goes (and its `copilot-notice` event). */
+    notices: NoticeRepository;
     conversations?: ConversationRepository;
   };
 }
@@ -71,6 +75,8 @@ export interface AISecureHarnessOptions {
   targets: ApprovalTargets;
   /** How long a pending approval waits for a decision (APPROVAL_TTL_SECONDS). */
   approvalTtlMs?: number;
+  /** The policy's hourly limits per skill per site; servers count in Redis, unset is this process's count. */
+  limits?: SkillLimits;
 }
 
 const MAX_NAME_SHOWN = 200;
@@ -84,6 +90,7 @@ export class AISecureHarness {
   private readonly undoFor: AISecureHarnessOptions['undoFor'];
   private readonly targets: ApprovalTargets;
   private readonly approvalTtlMs: number;
+  private readonly limits: SkillLimits;
 
   constructor({
     stores,
@@ -94,7 +101,9 @@ export class AISecureHarness {
     undoFor,
     targets,
     approvalTtlMs = DEFAULT_APPROVAL_TTL_MS,
+    limits = CountedSkillLimits.memory(),
   }: AISecureHarnessOptions) {
+    this.limits = limits;
     this.undoFor = undoFor;
     this.stores = stores;
     this.targets = targets;
@@ -110,7 +119,7 @@ export class AISecureHarness {
    * call writes exactly one audit entry. Store failures (the database is down) do propagate.
    */
   async execute(context: HarnessContext, toolCall: ToolCall): Promise<SkillOutcome> {
-    const { approvals, audit, policy } = this.stores.forSite(context.siteId);
+    const { approvals, audit, policy, notices } = this.stores.forSite(context.siteId);
     const name = typeof toolCall.name === 'string' ? toolCall.name : String(toolCall.name);
     const record = (entry: Omit<NewAuditEntry, 'actor' | 'createdAt'>) =>
       audit.append({ ...entry, actor: actorOf(context), createdAt: this.clock().toISOString() });
@@ -149,9 +158,11 @@ export class AISecureHarness {
       return outcome;
     }
 
-    // The site's policy may turn a skill off, or make a safe one ask; it can never make a dangerous one run at once.
-    const mode = (await policy.get()).skills[name] ?? 'ask';
-    if (mode === 'off') {
+    // The site's policy may turn a skill off, make a safe one ask or warn; it can never make a dangerous one run at once,
+    // and a safe write after a content read in the same run is held at least at its afterContentRead (gate/tier.ts).
+    const sitePolicy = await policy.get();
+    const { tier, escalated } = gateTier(skill, sitePolicy, context.readBefore);
+    if (tier === 'off') {
       const outcome = {
         status: 'denied' as const,
         skill: call,
@@ -171,8 +182,31 @@ export class AISecureHarness {
       return outcome;
     }
 
+    // The site's hourly limit of the skill: executions and approvals requested both count (a refusal does not).
+    const limit = sitePolicy.limits[name];
+    if (limit !== undefined && !(await this.limits.take(context.siteId, name, limit))) {
+      const outcome = {
+        status: 'denied' as const,
+        skill: call,
+        reason: 'limit_reached' as const,
+        message: `the hourly limit of ${name} for this site is reached`,
+      };
+      await record({
+        action: 'denied',
+        skillName: name,
+        detail: {
+          reason: outcome.reason,
+          message: outcome.message,
+          limit,
+          arguments: parsed.arguments,
+          ...(context.conversationId ? { conversationId: context.conversationId } : {}),
+        },
+      });
+      return outcome;
+    }
+
     // The risk rule looks at the skill only: `*` got the call this far and no further.
-    if (isDangerous(skill) || mode === 'ask') {
+    if (tier === 'ask') {
       // The same request still waiting in this site: point at it rather than ask the admins twice.
       const existing = await approvals.findPendingIdentical(name, parsed.arguments);
       if (existing) {
@@ -209,7 +243,12 @@ export class AISecureHarness {
         createdAt: at.toISOString(),
         updatedAt: at.toISOString(),
       });
-      await record({ action: 'approval_requested', skillName: name, approvalId: approval.id, detail: { arguments: parsed.arguments } });
+      await record({
+        action: 'approval_requested',
+        skillName: name,
+        approvalId: approval.id,
+        detail: { arguments: parsed.arguments, ...(escalated ? { escalated: 'afterContentRead' } : {}) },
+      });
       return {
         status: 'pending_approval',
         skill: call,
@@ -226,9 +265,29 @@ export class AISecureHarness {
         operationId,
         via: 'copilot',
       });
-      await record({ action: 'executed', skillName: name, detail: { arguments: parsed.arguments, operationId } });
+      const warned = tier === 'warn';
+      await record({
+        action: 'executed',
+        skillName: name,
+        detail: {
+          arguments: parsed.arguments,
+          operationId,
+          ...(warned ? { tier: 'warn', ...(context.readBefore?.length ? { readBefore: context.readBefore } : {}) } : {}),
+        },
+      });
       // The change is made: failing to find its undo must not turn it into a denial.
       const undo = await this.undoFor?.(context.siteId, operationId).catch(() => undefined);
+      if (warned) {
+        // Every admin of the site is told what ran, for whom, after reading what, and how to undo it.
+        await notices.insert({
+          skillName: name,
+          arguments: parsed.arguments,
+          actor: { id: context.actor.id, name: actorOf(context).name },
+          ...(undo ? { undo } : {}),
+          ...(context.readBefore?.length ? { readBefore: context.readBefore } : {}),
+          createdAt: this.clock().toISOString(),
+        });
+      }
       return { status: 'executed', skill: call, data, ...(undo ? { undo } : {}) };
     } catch (error) {
       // The contract has three statuses: a safe skill that failed is denied, with why (lead's decision).

@@ -122,7 +122,10 @@ describe('POST /ai/skills/:name behind the gate, for a caller without the skillâ
       };
       next();
     });
-    app.use('/api/v1/ai/skills', createAiSkillsRouter({ skills: new RunSkillService({ harness }) }));
+    app.use(
+      '/api/v1/ai/skills',
+      createAiSkillsRouter({ skills: new RunSkillService({ harness, rateLimiter: { consume: async () => {} } }) }),
+    );
     app.use(errorMiddleware);
     const listening = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => listening.once('listening', resolve));

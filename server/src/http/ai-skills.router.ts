@@ -25,7 +25,7 @@ export const AI_SKILLS_ROUTES = {
       description: 'The executed outcome (202 with `pending_approval` when the site’s policy makes the skill ask)',
       schema: RunSkillResponse,
     },
-    errors: [404],
+    errors: [404, 429],
   }),
 };
 

@@ -6,6 +6,7 @@ import {
   ChatResponse,
   DecideApprovalRequest,
   dataEnvelope,
+  EditApprovalRequest,
   ListApprovalsQuery,
   ListApprovalsResponse,
   ListAuditQuery,
@@ -56,6 +57,16 @@ export const AI_ROUTES = {
     success: { status: 200, description: 'The approval', schema: ApprovalResponse },
   }),
   // `approvals:decide` is checked before the approval is looked up, so without it every id gets one answer.
+  edit: declareRoute({
+    ...approvals,
+    method: 'patch',
+    path: '/api/v1/ai/approvals/:id',
+    summary: "Edit a pending approval's arguments: a new revision with its target and impact taken again; nothing runs",
+    access: { ...decider, checks: ['skill-capabilities'] },
+    body: EditApprovalRequest,
+    success: { status: 200, description: 'The approval at its new revision', schema: ApprovalResponse },
+    errors: [409],
+  }),
   decide: declareRoute({
     ...approvals,
     method: 'post',
@@ -130,7 +141,7 @@ export const AI_ROUTES = {
 
 export interface AiRouterOptions {
   chat: Pick<ChatService, 'chat'>;
-  approvals: Pick<ApprovalsService, 'list' | 'get' | 'decide'>;
+  approvals: Pick<ApprovalsService, 'list' | 'get' | 'edit' | 'decide'>;
   conversations: Pick<ConversationsService, 'list' | 'messages' | 'remove'>;
   audit: Pick<AuditService, 'list' | 'verify'>;
   policy: Pick<PolicyService, 'get' | 'update'>;
@@ -173,15 +184,25 @@ export function createAiRouter({ chat, approvals, conversations, audit, policy }
     .route(AI_ROUTES.approval, async ({ params }, request, response) => {
       sendData(response, 200, await approvals.get(currentSiteId(request), params.id));
     })
+    .route(AI_ROUTES.edit, async ({ params, body: { revision, arguments: edited, steps } }, request, response) => {
+      const approval = await approvals.edit({
+        siteId: currentSiteId(request),
+        approvalId: params.id,
+        revision,
+        ...(edited !== undefined ? { arguments: edited } : {}),
+        ...(steps !== undefined ? { steps } : {}),
+        editor: actorOf(request),
+      });
+      sendData(response, 200, approval);
+    })
     .route(AI_ROUTES.decide, async ({ params, body }, request, response) => {
-      const { decision, reason, revision, arguments: edited } = body;
+      const { decision, reason, revision } = body;
       const approval = await approvals.decide({
         siteId: currentSiteId(request),
         approvalId: params.id,
         decision,
         ...(reason ? { reason } : {}),
         ...(revision !== undefined ? { revision } : {}),
-        ...(edited !== undefined ? { arguments: edited } : {}),
         decider: actorOf(request),
       });
       // Still executing once the wait is over: the outcome arrives as an approval-decided event.

@@ -2,6 +2,7 @@
 // the route tests walk it (a router mounts only declarations, and each checks it is mounted where it says).
 import { AI_ROUTES } from './ai.router.js';
 import { AI_SKILLS_ROUTES } from './ai-skills.router.js';
+import { AI_NOTICES_ROUTES } from './ai-notices.router.js';
 import { AUTH_ROUTES } from './auth.router.js';
 import { COLLECTIONS_ROUTES } from './collections.router.js';
 import { HEALTH_ROUTES } from './health.router.js';
@@ -27,6 +28,7 @@ export const ROUTES: readonly RouteDeclaration[] = [
   ITEMS_ROUTES,
   AI_ROUTES,
   AI_SKILLS_ROUTES,
+  AI_NOTICES_ROUTES,
   SEARCH_ROUTES,
   REVISIONS_ROUTES,
   TRASH_ROUTES,

@@ -2,6 +2,7 @@
 import { SearchQuery, SearchResponse } from '@lumibase/shared';
 import type { Router } from 'express';
 import type { SearchService } from '../search/search.service.js';
+import { actorOf } from './ai.router.js';
 import { declaredRouter } from './mount-route.js';
 import { currentSiteId } from './require-capabilities.js';
 import { declareRoute } from './route.js';
@@ -17,14 +18,21 @@ export const SEARCH_ROUTES = {
     access: { capabilities: ['content:read'] },
     query: SearchQuery,
     success: { status: 200, description: 'The nearest items with their cosine score and a snippet', schema: SearchResponse },
-    errors: [404, 503],
+    errors: [404, 429, 503],
   }),
 };
 
+export interface SearchRouterOptions {
+  search: Pick<SearchService, 'search'>;
+  /** The per-user limit on model and embedding calls (a search embeds its query), shared with /ai/chat and /ai/skills. */
+  rateLimiter: { consume(userId: string): Promise<void> };
+}
+
 /** Mounted at /ai after tenancy. */
-export function createSearchRouter({ search }: { search: Pick<SearchService, 'search'> }): Router {
+export function createSearchRouter({ search, rateLimiter }: SearchRouterOptions): Router {
   return declaredRouter({ base: '/api/v1/ai' }).route(SEARCH_ROUTES.search, async ({ query }, request, response) => {
     const { q, collection, limit } = query;
+    await rateLimiter.consume(actorOf(request).id);
     const result = await search.search(currentSiteId(request), { query: q, collection, limit });
     response.status(200).json(result);
   }).router;

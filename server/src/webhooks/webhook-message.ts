@@ -57,6 +57,10 @@ export function slackText(event: string, payload: Record<string, unknown>, studi
       kind === 'item' ? `Item ${id} in ${collection}` : kind === 'field' ? `Field ${field} of ${collection}` : `Collection ${collection}`;
     return `${escapeSlack(what)} ${action}. <${studioUrl}/content/${collection}|Open in the Studio>`;
   }
+  if (event === 'copilot-notice') {
+    const notice = payload.notice as { skillName?: string; actor?: { name?: string }; arguments?: Record<string, unknown> } | undefined;
+    return `*${escapeSlack(notice?.actor?.name ?? 'Someone')}*'s Copilot ran \`${escapeSlack(notice?.skillName ?? '?')}\` ${escapeSlack(describeArguments(notice?.arguments))} at once (policy: warn). <${studioUrl}/settings/ai-approvals|Review or undo it>`;
+  }
   return `LumiBase ${escapeSlack(event)}: ${escapeSlack(String(payload.message ?? 'test event'))} <${studioUrl}|Open the Studio>`;
 }
 

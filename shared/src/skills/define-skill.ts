@@ -15,7 +15,10 @@ export interface SkillDefinition<Name extends string = string, Parameters extend
   readonly requiredCapabilities: readonly Capability[];
   /** The skill as an action a person reads: "Add a field". */
   readonly action: string;
-  /** Its result is site content written by users, which the model reads: a later dangerous proposal records it. */
+  /**
+   * Its result carries site content or schema text written by users, which the model reads (the item a write returns
+   * too): a later write or dangerous proposal in the same run records it as `readBefore` (API.md, "The gate's tiers").
+   */
   readonly readsContent: boolean;
   /** The argument whose value an approver types before approving (the one thing a misclick cannot undo); false: a click is enough. */
   readonly confirmByName: string | false;

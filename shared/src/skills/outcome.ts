@@ -10,7 +10,8 @@ export type SkillCall = z.infer<typeof SkillCall>;
  * missing collection, item data that does not match the fields); the contract has three statuses,
  * so this is a denial too, with the failure's message, code and details. `model_failed`: the language
  * model failed (timeout, 5xx after retries, unreadable output); it names no skill and nothing ran.
- * `turned_off`: the site's Copilot policy has the skill `off`.
+ * `turned_off`: the site's Copilot policy has the skill `off`. `limit_reached`: the site's hourly limit of the skill, or
+ * the cap on tool calls in one model step, is used up.
  */
 export const DENIAL_REASONS = [
   'unknown_skill',
@@ -19,6 +20,7 @@ export const DENIAL_REASONS = [
   'execution_failed',
   'model_failed',
   'turned_off',
+  'limit_reached',
 ] as const;
 export const DenialReason = z.enum(DENIAL_REASONS);
 export type DenialReason = z.infer<typeof DenialReason>;

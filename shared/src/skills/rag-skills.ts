@@ -14,7 +14,7 @@ export const aiSuggestField = defineSkill({
   }),
   requiredCapabilities: ['schema:read'],
   action: 'Suggest a field',
-  readsContent: false,
+  readsContent: true,
   confirmByName: false,
   describe: () => undefined,
   example: (collection) => `suggest field for ${collection}: a short summary`,

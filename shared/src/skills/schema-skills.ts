@@ -12,7 +12,7 @@ export const listCollections = defineSkill({
   parameters: z.strictObject({}),
   requiredCapabilities: ['schema:read'],
   action: 'List collections',
-  readsContent: false,
+  readsContent: true,
   confirmByName: false,
   describe: () => undefined,
   example: () => 'list collections',

@@ -9,7 +9,15 @@ const STRING_ARGUMENTS = { name: 'posts', collection: 'posts', field: 'summary',
 describe('the facts on each skill’s definition', () => {
   it('marks exactly the skills whose results are users’ content as reading content', () => {
     const reading = SKILL_LIST.filter((skill) => skill.readsContent).map((skill) => skill.name);
-    expect(reading.sort()).toEqual(['aiContentAssist', 'listItems', 'searchItems']);
+    expect(reading.sort()).toEqual([
+      'aiContentAssist',
+      'aiSuggestField',
+      'createItem',
+      'listCollections',
+      'listItems',
+      'searchItems',
+      'updateItem',
+    ]);
   });
 
   it('asks an approver to type the name only to delete a collection', () => {

@@ -4,6 +4,7 @@ import {
   ApprovalDecidedEvent,
   ApprovalJson,
   ContentChangedEvent,
+  CopilotNoticeEvent,
   ErrorEnvelope,
   ResyncRequiredEvent,
   SocketHandshakeAuth,
@@ -21,6 +22,7 @@ const SOCKET_EVENTS = {
   'approval-created': 'ApprovalCreatedEvent',
   'approval-decided': 'ApprovalDecidedEvent',
   'content-changed': 'ContentChangedEvent',
+  'copilot-notice': 'CopilotNoticeEvent',
   'resync-required': 'ResyncRequiredEvent',
 } as const;
 
@@ -63,6 +65,7 @@ export function buildOpenApiDocument({
         ApprovalCreatedEvent,
         ApprovalDecidedEvent,
         ContentChangedEvent,
+        CopilotNoticeEvent,
         ResyncRequiredEvent,
       },
     },

@@ -1,6 +1,7 @@
-// The approvals of a site as admins see them: the list with its event seq, one approval, and deciding.
+// The approvals of a site as admins see them: the list with its event seq, one approval, editing and deciding.
 import type { Approval, ApprovalStatus } from '@lumibase/shared';
 import type { ApprovalDecider, DecideApprovalInput } from '../../approvals/decide-approval.js';
+import type { ApprovalEditor, EditApprovalInput } from '../../approvals/edit-approval.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
 import { APPROVAL_LIST_LIMIT } from '../../approvals/approval.store.js';
 import { recordNotInSite } from '../../store/record-not-in-site.js';
@@ -11,6 +12,7 @@ export type CurrentSeq = (siteId: string) => Promise<number>;
 export interface ApprovalsServiceOptions {
   stores: Pick<AiStoreFactory, 'forSite'>;
   decider: Pick<ApprovalDecider, 'decideApproval'>;
+  editor: Pick<ApprovalEditor, 'editApproval'>;
   currentSeq: CurrentSeq;
 }
 
@@ -39,6 +41,11 @@ export class ApprovalsService {
     const approval = await this.options.stores.forSite(siteId).approvals.get(id);
     if (!approval) throw recordNotInSite();
     return approval;
+  }
+
+  /** See ApprovalEditor.editApproval: a new revision, nothing runs. */
+  edit(input: EditApprovalInput): Promise<Approval> {
+    return this.options.editor.editApproval(input);
   }
 
   /** See ApprovalDecider.decideApproval: Forbidden, Conflict (not pending), Unavailable (executor). */

@@ -1,5 +1,6 @@
-// Copilot messages per user: at most CHAT_RATE_LIMIT_PER_MINUTE in any 60 seconds (a sliding window,
-// so no burst across a minute boundary), counted in Redis so that every server process shares it.
+// Model and embedding calls per user: at most CHAT_RATE_LIMIT_PER_MINUTE in any 60 seconds (a sliding window,
+// so no burst across a minute boundary), counted in Redis so that every server process shares it. /ai/chat counts
+// each model call of a turn, /ai/skills/:name and /ai/search each request (API.md, "The gate's tiers and limits").
 import { RateLimitedError } from '@lumibase/shared';
 import type { RedisClientType } from 'redis';
 import { RedisSlidingWindow } from '../../security/redis-sliding-window.js';
@@ -26,12 +27,12 @@ export class ChatRateLimiter {
     this.limitPerMinute = limitPerMinute;
   }
 
-  /** Counts one message of `userId`; RateLimitedError (with Retry-After) beyond the limit. A refusal is not counted. */
+  /** Counts one model call of `userId`; RateLimitedError (with Retry-After) beyond the limit. A refusal is not counted. */
   async consume(userId: string): Promise<void> {
     const answer = await this.window.take(`${this.prefix}chat-rate-window:${userId}`);
     if (answer.accepted) return;
     throw new RateLimitedError({
-      message: `Too many Copilot messages: at most ${this.limitPerMinute} per minute`,
+      message: `Too many Copilot requests: at most ${this.limitPerMinute} model calls per minute`,
       retryAfterSeconds: Math.max(1, Math.ceil(answer.retryAfterMs / 1000)),
     });
   }

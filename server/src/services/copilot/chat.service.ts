@@ -4,6 +4,7 @@ import {
   type CopilotProgressEvent,
   type SkillOutcome,
   type ToolSpec,
+  RateLimitedError,
   UnavailableError,
   getSkillToolSpecs,
 } from '@lumibase/shared';
@@ -104,6 +105,11 @@ export class ChatService {
       siteCollections: brief?.collections.map((collection) => collection.name),
       // A real model reads the history's tool results again, so content read in earlier turns may steer this one.
       readEarlier: planner.provider === 'echo' ? [] : contentReadsOf(history.flatMap((entry) => entry.results ?? [])),
+      // The turn's first model call was counted above; a paid model's every further call counts too (the echo
+      // planner's second step calls no model).
+      beforeModelCall: async (step) => {
+        if (step > 1 && planner.provider !== 'echo') await this.options.rateLimiter.consume(actor.id);
+      },
       progress: progress && sessionId ? (event) => progress.send(sessionId, { conversationId: conversation.id, ...event }) : undefined,
     });
 
@@ -145,6 +151,8 @@ function plainReply(outcomes: readonly SkillOutcome[]): string {
 
 /** Timeouts, 5xx after retries, unreadable output: said plainly, nothing of the failing step ran. */
 function modelFailed(error: unknown): SkillOutcome {
+  if (error instanceof RateLimitedError)
+    return { status: 'denied', reason: 'limit_reached', message: `${error.message}; the Copilot stopped here and nothing more was run.` };
   const why = error instanceof ModelCallError ? error.message : 'the model call failed';
   return {
     status: 'denied',

@@ -1,8 +1,9 @@
 // One Copilot turn's model steps: ask the model, run each tool call through the harness, hand the outcomes back, repeat.
-import { type CopilotProgressEvent, findSkill, type ReadBefore, type SkillOutcome, type TokenUsage, type ToolSpec } from '@lumibase/shared';
+import type { CopilotProgressEvent, ReadBefore, SkillOutcome, TokenUsage, ToolSpec } from '@lumibase/shared';
 import type { HarnessContext, ToolCall } from '../../harness/ai-secure-harness.js';
 import { ModelCallError } from '../../llm/model-call-error.js';
 import type { PlannedToolCall, Planner, PlannerMessage } from '../../llm/planner.js';
+import { noteReads, READ_BEFORE_MAX, readsContent } from '../../gate/content-reads.js';
 import { toolContent } from './planner-messages.js';
 
 export interface TurnHarness {
@@ -24,6 +25,10 @@ export interface CopilotTurnOptions {
   siteCollections?: readonly string[] | undefined;
   /** The caller went away: the model call in flight is aborted and no further step or call starts. */
   signal?: AbortSignal | undefined;
+  /** Runs before every model call (`step` from 1; the wrap-up is maxSteps + 1); what it throws ends the turn as a failure. */
+  beforeModelCall?: ((step: number) => Promise<void>) | undefined;
+  /** Tool calls one step may make (default DEFAULT_MAX_TOOL_CALLS_PER_STEP). */
+  maxToolCallsPerStep?: number | undefined;
 }
 
 export type TurnResult =
@@ -31,9 +36,8 @@ export type TurnResult =
   /** `unreachable`: no model call of the turn got an answer (the caller answers 503). */
   | { ok: false; unreachable: boolean; error: unknown; outcomes: SkillOutcome[]; texts: string[]; usage?: TokenUsage };
 
-/** A skill whose result is site content the model reads (its definition's readsContent): a later dangerous proposal records it. */
-const readsContent = (skillName: string): boolean => findSkill(skillName)?.readsContent === true;
-const READ_BEFORE_MAX = 50;
+/** Tool calls one model step may make; the calls beyond are denied unrun (the model is told). */
+export const DEFAULT_MAX_TOOL_CALLS_PER_STEP = 10;
 
 export async function runCopilotTurn({
   planner,
@@ -46,6 +50,8 @@ export async function runCopilotTurn({
   progress,
   siteCollections,
   signal,
+  beforeModelCall,
+  maxToolCallsPerStep = DEFAULT_MAX_TOOL_CALLS_PER_STEP,
 }: CopilotTurnOptions): Promise<TurnResult> {
   const conversation = [...messages];
   const outcomes: SkillOutcome[] = [];
@@ -56,8 +62,9 @@ export async function runCopilotTurn({
 
   const cancelled = (): TurnResult => ({ ok: true, cancelled: true, outcomes, texts, reply: '', ...(usage ? { usage } : {}) });
   /** One model call; `toolChoice: 'none'` for the wrap-up after the step limit. */
-  const ask = async (step: number, toolChoice?: 'none') =>
-    planner.plan({
+  const ask = async (step: number, toolChoice?: 'none') => {
+    await beforeModelCall?.(step);
+    return planner.plan({
       messages: conversation,
       tools,
       ...(toolChoice ? { toolChoice } : {}),
@@ -65,6 +72,7 @@ export async function runCopilotTurn({
       ...(siteCollections ? { siteCollections } : {}),
       ...(progress ? { onText: (text: string) => progress({ step, kind: 'text', text }) } : {}),
     });
+  };
   const addUsage = (more: TokenUsage | undefined) => {
     if (more)
       usage = { inputTokens: (usage?.inputTokens ?? 0) + more.inputTokens, outputTokens: (usage?.outputTokens ?? 0) + more.outputTokens };
@@ -92,10 +100,12 @@ export async function runCopilotTurn({
       progress?.({ step, kind: 'tool-call', skill: call.name });
       const outcome = call.argumentsError
         ? malformedCall(call)
-        : await harness.execute(readBefore.length > 0 ? { ...context, readBefore: [...readBefore] } : context, {
-            name: call.name,
-            arguments: call.arguments,
-          });
+        : calls.indexOf(call) >= maxToolCallsPerStep
+          ? tooManyCalls(call, maxToolCallsPerStep)
+          : await harness.execute(readBefore.length > 0 ? { ...context, readBefore: [...readBefore] } : context, {
+              name: call.name,
+              arguments: call.arguments,
+            });
       outcomes.push(outcome);
       progress?.({ step, kind: 'tool-result', skill: call.name, status: outcome.status });
       if (outcome.status === 'executed' && readsContent(call.name)) noteReads(readBefore, call.name, call.arguments, outcome.data);
@@ -137,6 +147,16 @@ function malformedCall(call: PlannedToolCall): SkillOutcome {
   };
 }
 
+/** A call beyond the step's cap: denied unrun, the model told like any denial. */
+function tooManyCalls(call: PlannedToolCall, cap: number): SkillOutcome {
+  return {
+    status: 'denied',
+    skill: { name: call.name, arguments: call.arguments },
+    reason: 'limit_reached',
+    message: `At most ${cap} tool calls per step: ${call.name} was not run`,
+  };
+}
+
 /** What earlier outcomes (of the conversation's history) read of the site's content, as `readBefore` entries. */
 export function contentReadsOf(outcomes: readonly SkillOutcome[]): ReadBefore[] {
   const reads: ReadBefore[] = [];
@@ -149,27 +169,4 @@ export function contentReadsOf(outcomes: readonly SkillOutcome[]): ReadBefore[] 
       noteReads(reads, outcome.skill.name, outcome.skill.arguments, result);
   }
   return reads;
-}
-
-/** One entry per item read where the result names items, else one for the collection (or the search). */
-function noteReads(readBefore: ReadBefore[], skill: string, args: unknown, data: unknown): void {
-  const collection =
-    typeof (args as { collection?: unknown })?.collection === 'string' ? (args as { collection: string }).collection : undefined;
-  const items = Array.isArray((data as { items?: unknown })?.items)
-    ? (data as { items: unknown[] }).items
-    : Array.isArray(data)
-      ? data
-      : [];
-  // An item may name its own collection (search results span collections); else the call's collection.
-  const read = items.flatMap((item) => {
-    const { id, collection: own } = (item ?? {}) as { id?: unknown; collection?: unknown };
-    return typeof id === 'string' ? [{ id, collection: typeof own === 'string' ? own : collection }] : [];
-  });
-  const itemId = typeof (args as { itemId?: unknown })?.itemId === 'string' ? (args as { itemId: string }).itemId : undefined;
-  if (itemId) read.push({ id: itemId, collection });
-  const entries =
-    read.length > 0
-      ? read.map(({ id, collection: of }) => ({ skill, ...(of ? { collection: of } : {}), id }))
-      : [{ skill, ...(collection ? { collection } : {}) }];
-  for (const entry of entries) if (readBefore.length < READ_BEFORE_MAX) readBefore.push(entry);
 }

@@ -8,6 +8,7 @@ import {
   findSkill,
   isDangerous,
   NotFoundError,
+  RateLimitedError,
   type SkillOutcome,
   UnavailableError,
   ValidationError,
@@ -25,6 +26,8 @@ export interface RunSkillInput {
 
 export interface RunSkillServiceOptions {
   harness: { execute(context: HarnessContext, call: ToolCall): Promise<SkillOutcome> };
+  /** The per-user limit on model and embedding calls, shared with /ai/chat and /ai/search. */
+  rateLimiter: { consume(userId: string): Promise<void> };
 }
 
 const NAME_SHOWN = 100;
@@ -42,6 +45,7 @@ export class RunSkillService {
     if (isDangerous(skill)) {
       throw new ForbiddenError({ message: `${name} changes the site: only the Copilot may ask for it, and an admin approves it` });
     }
+    await this.options.rateLimiter.consume(actor.id);
     const outcome = await this.options.harness.execute({ siteId, actor, message: `Studio: ${name}` }, { name, arguments: args });
     if (outcome.status === 'denied') throw errorFor(outcome);
     return outcome;
@@ -57,6 +61,8 @@ function errorFor(outcome: z.infer<typeof DeniedOutcome>): Error {
     case 'missing_capabilities':
     case 'turned_off':
       return new ForbiddenError({ message });
+    case 'limit_reached':
+      return new RateLimitedError({ message, retryAfterSeconds: 60 });
     default:
       break;
   }

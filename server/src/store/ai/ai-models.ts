@@ -180,6 +180,8 @@ const policySchema = new Schema(
     siteId: { type: Schema.Types.ObjectId, required: true },
     selfApproval: { type: Boolean },
     skillsJson: { type: String },
+    afterContentRead: { type: String, enum: ['warn', 'ask'] },
+    limitsJson: { type: String },
     updatedAt: { type: Date, required: true },
   },
   { collection: 'ai_policies', ...options },

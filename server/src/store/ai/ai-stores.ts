@@ -8,6 +8,7 @@ import { type AuditRepository, AuditStore } from './audit.store.js';
 import { type ConversationRepository, ConversationStore } from './conversation.store.js';
 import { type OperationRepository, OperationStore } from './operation.store.js';
 import { type PolicyRepository, PolicyStore } from './policy.store.js';
+import { type NoticeModel, type NoticeRepository, NoticeStore, registerNoticeModel } from './notice.store.js';
 
 export interface SiteAiStores {
   approvals: ApprovalRepository;
@@ -15,6 +16,7 @@ export interface SiteAiStores {
   conversations: ConversationRepository;
   operations: OperationRepository;
   policy: PolicyRepository;
+  notices: NoticeRepository;
 }
 
 /** What the harness and services depend on; tests may substitute it, production uses AiStores. */
@@ -24,6 +26,7 @@ export interface AiStoreFactory {
 
 export class AiStores implements AiStoreFactory {
   readonly models: AiModels;
+  readonly notices: NoticeModel;
 
   constructor(
     connection: Connection,
@@ -31,10 +34,13 @@ export class AiStores implements AiStoreFactory {
   ) {
     this.models = createAiModels(connection);
     relay.register(this.models.approvals, owedApprovalWork(this.models));
+    this.notices = registerNoticeModel(connection);
+    relay.register(this.notices);
   }
 
-  ensureIndexes(): Promise<void> {
-    return ensureAiIndexes(this.models);
+  async ensureIndexes(): Promise<void> {
+    await ensureAiIndexes(this.models);
+    await this.notices.createIndexes();
   }
 
   /** The site's approvals as the mongoose store (the trash purge clears purged values from them). */
@@ -49,6 +55,7 @@ export class AiStores implements AiStoreFactory {
       conversations: new ConversationStore(this.models, siteId),
       operations: new OperationStore(this.models, siteId),
       policy: new PolicyStore(this.models, siteId),
+      notices: new NoticeStore(this.notices, siteId, this.relay),
     };
   }
 }

@@ -4,6 +4,8 @@ import {
   type ApprovalJson,
   ApprovalResponse,
   type CopilotPolicy,
+  type CopilotNotice,
+  NoticeListResponse,
   PolicyResponse,
   type PutPolicyRequest,
   type ApprovalStatus,
@@ -173,6 +175,12 @@ export function createSiteApi(http: HttpClient, siteId: string) {
           return (await http.request('/ai/audit/verify', { ...site, schema: AuditVerificationResponse })).data;
         },
       },
+      notices: {
+        /** The latest calls that ran with a notice (policy `warn`), newest first, with the site's event seq. */
+        async list(): Promise<{ data: CopilotNotice[]; meta: { seq: number } }> {
+          return http.request('/ai/notices', { ...site, schema: NoticeListResponse });
+        },
+      },
       policy: {
         async get(): Promise<CopilotPolicy> {
           return (await http.request('/ai/policy', { ...site, schema: PolicyResponse })).data;
@@ -189,27 +197,20 @@ export function createSiteApi(http: HttpClient, siteId: string) {
         async get(id: string): Promise<ApprovalJson> {
           return (await http.request(`/ai/approvals/${segment(id)}`, { ...site, schema: ApprovalResponse })).data;
         },
+        /** A new revision with edited arguments and their impact taken again; nothing runs (409 if `revision` is not current). */
+        async edit(
+          id: string,
+          { revision, arguments: edited }: { revision: number; arguments: Record<string, unknown> },
+        ): Promise<ApprovalJson> {
+          const body = { revision, arguments: edited };
+          return (await http.request(`/ai/approvals/${segment(id)}`, { ...site, method: 'PATCH', body, schema: ApprovalResponse })).data;
+        },
         /** 200 with the outcome (approved, rejected, or pending with lastError) or 202 with status `executing`. */
         async decide(
           id: string,
-          {
-            decision,
-            reason,
-            revision,
-            arguments: edited,
-          }: {
-            decision: ApprovalDecision;
-            reason?: string | undefined;
-            revision?: number | undefined;
-            arguments?: Record<string, unknown> | undefined;
-          },
+          { decision, reason, revision }: { decision: ApprovalDecision; reason?: string | undefined; revision?: number | undefined },
         ): Promise<ApprovalJson> {
-          const body = {
-            decision,
-            ...(reason ? { reason } : {}),
-            ...(revision !== undefined ? { revision } : {}),
-            ...(edited !== undefined ? { arguments: edited } : {}),
-          };
+          const body = { decision, ...(reason ? { reason } : {}), ...(revision !== undefined ? { revision } : {}) };
           const path = `/ai/approvals/${segment(id)}/decide`;
           return (await http.request(path, { ...site, method: 'POST', body, schema: ApprovalResponse })).data;
         },

@@ -5,6 +5,10 @@ const SKILL_READS: Record<string, string> = {
   listItems: 'a list',
   searchItems: 'a search',
   aiContentAssist: 'a draft',
+  aiSuggestField: 'a field suggestion',
+  listCollections: 'the collections and fields',
+  createItem: 'a new item',
+  updateItem: 'a changed item',
 };
 
 /**

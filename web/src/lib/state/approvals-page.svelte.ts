@@ -6,12 +6,14 @@ import {
   type ApprovalJson,
   type ApprovalStatus,
   type ListApprovalsResponse,
+  isOwnRequest,
   refusesSelfApproval,
 } from '@lumibase/shared';
 import { untrack } from 'svelte';
 import type { SiteApi } from '../api/index.js';
 import { capabilityWords } from '../format/copilot-words.js';
 import type { AlertPermission, ApprovalAlerts } from './approval-alerts.js';
+import type { EditHandler } from './approval-decision.svelte.js';
 import type { ApprovalsState } from './approvals.svelte.js';
 import { liveResource, reloading } from './live-resource.svelte.js';
 import type { Address, StudioParts } from './page-context.js';
@@ -85,7 +87,9 @@ export class ApprovalsPage {
   cannotApprove(approval: ApprovalJson): string | undefined {
     const selfApproval = this.policy?.value?.selfApproval ?? true;
     if (!refusesSelfApproval(approval, this.#userId, { selfApproval })) return undefined;
-    return "You asked for this, and this site's Copilot policy needs someone other than the requester to approve it. You can still withdraw it by rejecting.";
+    if (isOwnRequest(approval, this.#userId))
+      return "You asked for this, and this site's Copilot policy needs someone other than the requester to approve it. You can still withdraw it by rejecting.";
+    return "You made the last edit of this request, and this site's Copilot policy needs someone else to approve it. You can still reject it.";
   }
 
   /** Why this viewer cannot decide an approval (the shared decider rule), or undefined when they can. */
@@ -103,8 +107,14 @@ export class ApprovalsPage {
 
   /** The card's decide handler: settles once the decision is answered. */
   decide(approval: ApprovalJson) {
-    return (decision: ApprovalDecision, reason: string, edited?: Record<string, unknown>) =>
-      this.approvals?.decide(approval.id, decision, reason, { arguments: edited }) ?? Promise.resolve();
+    return (decision: ApprovalDecision, reason: string) => this.approvals?.decide(approval.id, decision, reason) ?? Promise.resolve();
+  }
+
+  /** The card's edit handler: saves the edited arguments as a new revision of the one shown. */
+  edit(approval: ApprovalJson): EditHandler {
+    return (edited) =>
+      this.approvals?.edit(approval.id, approval.revision, edited) ??
+      Promise.resolve({ ok: false, status: 0, message: 'Approvals are not loaded yet.', details: [] });
   }
 
   readonly enableNotifications = async (): Promise<void> => {

@@ -1,6 +1,6 @@
 // The approvals sync engine: the site's pending list and count (GET /ai/approvals, then kept by approval events in
 // seq order), the latest known state of each approval, and the decisions this tab is making. Wording: approval-notices.ts.
-import { type ApprovalDecision, type ApprovalJson, type ApprovalStatus, isSettled } from '@lumibase/shared';
+import { type ApprovalDecision, type ApprovalJson, type ApprovalStatus, type ErrorDetail, isSettled } from '@lumibase/shared';
 import { SvelteMap } from 'svelte/reactivity';
 import { type ApiError, type SiteApi, toApiError } from '../api/index.js';
 import type { ApprovalCreatedEvent, ApprovalDecidedEvent } from '../realtime/events.js';
@@ -24,6 +24,9 @@ const PENDING_DELTA: Record<ApprovalStatus, number> = {
   pending: 1, // executing → pending (execution failed)
   expired: -1, // pending → expired (time ran out, target changed)
 };
+
+/** An edit's answer: the approval at its new revision, or why not (with the server's details for a 400). */
+export type EditOutcome = { ok: true; approval: ApprovalJson } | { ok: false; status: number; message: string; details: ErrorDetail[] };
 
 /** This tab's part in a decision: waiting for the decide reply, or (after a 202) for the outcome event. */
 export type DecisionPhase = 'deciding' | 'executing';
@@ -155,13 +158,26 @@ export class ApprovalsState {
     this.#receive({ type: 'decided', seq: event.seq, approval: event.approval });
   }
 
+  /**
+   * Saves an edit of the arguments as a new revision (nothing runs); the card then shows it, impact included. Never
+   * throws: a refusal comes back with the server's details (400) for the form to place; a stale revision (409) shows
+   * the current approval with a note, as for a decision.
+   */
+  async edit(id: string, revision: number, edited: Record<string, unknown>): Promise<EditOutcome> {
+    try {
+      const answer = this.#remember(await this.api.ai.approvals.edit(id, { revision, arguments: edited }));
+      this.#notes.delete(id);
+      if (answer.status === 'pending') this.#upsert(answer);
+      return { ok: true, approval: answer };
+    } catch (error) {
+      const apiError = toApiError(error);
+      if (apiError.status === 409 || apiError.status === 403) await this.#refused(id, apiError);
+      return { ok: false, status: apiError.status, message: apiError.message, details: apiError.details };
+    }
+  }
+
   /** Approves or rejects; settles with the outcome shown on the card or in a toast (never throws). */
-  async decide(
-    id: string,
-    decision: ApprovalDecision,
-    reason?: string,
-    { arguments: edited }: { arguments?: Record<string, unknown> | undefined } = {},
-  ): Promise<void> {
+  async decide(id: string, decision: ApprovalDecision, reason?: string): Promise<void> {
     if (this.#phases.has(id)) return;
     // The revision this tab shows: the server answers 409 if the approval changed since.
     const revision = this.#known.get(id)?.revision;
@@ -172,7 +188,6 @@ export class ApprovalsState {
         decision,
         reason: reason?.trim() || undefined,
         revision,
-        arguments: edited,
       });
       this.#remember(answer);
       this.#settle(this.#known.get(id) ?? answer);

@@ -1,4 +1,5 @@
 // The Studio's object graph for one tab (API client → session → site → live → content), shared through Svelte context.
+import { NoticesState } from './copilot-notices.svelte.js';
 import { getContext, setContext } from 'svelte';
 import { type Api, createApi, describeRetry } from '../api/index.js';
 import { truncate } from '../format/values.js';
@@ -65,6 +66,7 @@ export class Studio {
       // Once decided (here or elsewhere), the request's toast has nothing left to ask.
       if (event.approval.status !== 'pending') this.requestToasts.settle(event.approval.id);
     });
+    this.live.on('copilot-notice', (event) => this.notices?.handle(event));
     this.live.onCopilotProgress((event) => this.copilot?.receiveProgress(event));
     this.live.onResync(() => {
       this.content?.resync();
@@ -76,6 +78,12 @@ export class Studio {
   content: ContentState | undefined = $derived.by(() => {
     const siteId = this.#siteId;
     return siteId ? new ContentState(this.api.site(siteId)) : undefined;
+  });
+
+  /** The current site's copilot-notices (calls that ran under the policy's `warn`): toasts with Undo, the recent list. */
+  notices: NoticesState | undefined = $derived.by(() => {
+    const siteId = this.#siteId;
+    return siteId ? new NoticesState(this.api.site(siteId), siteId) : undefined;
   });
 
   /** The current site's approvals: the pending list and count, and what this tab decides. */

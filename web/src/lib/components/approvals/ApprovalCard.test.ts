@@ -171,21 +171,40 @@ describe('ApprovalCard', () => {
     expect(document.querySelector('[data-restorable]')?.textContent?.trim()).toBe('It goes to the trash: it can be restored for 30 days.');
   });
 
-  it('edits the arguments: checks them as they are typed, shows the diff, and approves the edited ones', async () => {
+  it('edits the arguments in a form: errors in words, the diff, saved before Approve is offered with the new impact', async () => {
     const ondecide = vi.fn(async () => {});
-    render(ApprovalCard, { props: { approval: approvalFixture(), ondecide } });
+    const approval = approvalFixture({ impact: { summary: 'Deletes the collection posts and its 3 items' } });
+    const edited = approvalFixture({
+      revision: 2,
+      arguments: { name: 'drafts' },
+      originalArguments: { name: 'posts' },
+      editedBy: { id: 'u-bea', name: 'Bea Admin' },
+      impact: { summary: 'Deletes the collection drafts and its 0 items' },
+    });
+    const onedit = vi.fn(async () => ({ ok: true as const, approval: edited }));
+    const { rerender } = render(ApprovalCard, { props: { approval, ondecide, onedit } });
     await fireEvent.click(screen.getByRole('button', { name: /Edit/ }));
-    const editor = document.querySelector('textarea') as HTMLTextAreaElement;
-    await fireEvent.input(editor, { target: { value: '{"name": "Not A Name"}' } });
-    expect(document.querySelector('[data-edit-errors]')?.textContent).toMatch(/name/);
-    expect((screen.getByRole('button', { name: /Approve/ }) as HTMLButtonElement).disabled).toBe(true);
-    await fireEvent.input(editor, { target: { value: '{"name": "drafts"}' } });
-    expect(document.querySelector('[data-edit-errors]')).toBeNull();
-    expect(document.querySelector('[data-diff]')?.textContent).toMatch(/name: "posts" → "drafts"/);
-    // The name to type is the one that will be deleted: the edited one.
+    expect(screen.queryByRole('button', { name: /Approve/ })).toBeNull();
+    const name = screen.getByRole('textbox', { name: /^Name/ }) as HTMLInputElement;
+    expect(name.value).toBe('posts');
+    await fireEvent.input(name, { target: { value: 'Not A Name' } });
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    const error = document.getElementById(`${name.id}-error`)?.textContent ?? '';
+    expect(error).toMatch(/Use lowercase letters, digits and _/);
+    expect(error).not.toMatch(/\^|\$|\[a-z/);
+    expect((screen.getByRole('button', { name: /Save edit/ }) as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.input(name, { target: { value: 'drafts' } });
+    expect(document.querySelector('[data-diff]')?.textContent).toMatch(/Name: posts → drafts/);
+    await fireEvent.click(screen.getByRole('button', { name: /Save edit/ }));
+    expect(onedit).toHaveBeenCalledExactlyOnceWith({ name: 'drafts' });
+    expect(ondecide).not.toHaveBeenCalled();
+    // The store answers with the new revision: the card shows its impact, who edited it, and offers Approve again.
+    await rerender({ approval: edited, ondecide, onedit });
+    await waitFor(() => expect(screen.getByText('Deletes the collection drafts and its 0 items')).toBeTruthy());
+    expect(document.querySelector('[data-edited-by]')?.textContent).toMatch(/Edited by Bea Admin.*Name: posts → drafts/s);
     await fireEvent.input(screen.getByLabelText(/^Type drafts to approve/), { target: { value: 'drafts' } });
-    await fireEvent.click(screen.getByRole('button', { name: /Approve edited/ }));
-    expect(ondecide).toHaveBeenCalledWith('approved', '', { name: 'drafts' });
+    await fireEvent.click(screen.getByRole('button', { name: /^Approve$/ }));
+    expect(ondecide).toHaveBeenCalledExactlyOnceWith('approved', '');
   });
 
   it('lets a requester withdraw but not approve when the policy needs someone else, and says why', () => {

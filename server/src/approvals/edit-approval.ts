@@ -1,0 +1,94 @@
+// An editor's change to a pending approval's arguments (PATCH /ai/approvals/:id): validated with the skill's schema,
+// its target and impact taken again, stored as a new revision for approvers to see. Nothing runs: approving then runs
+// what that revision shows (decide-approval.ts), and under `selfApproval: false` not by its editor.
+import { actorRefOf, type Approval, findSkill, parseSkillArguments, ValidationError } from '@lumibase/shared';
+import type { ApprovalTargets } from '../skills/approval-targets.js';
+import { recordNotInSite } from '../store/record-not-in-site.js';
+import type { ApprovalRepository } from './approval.store.js';
+import { edit } from './approval-operations.js';
+import { conflictAfterRace, type Decider, mayDecide, stillPending } from './decide-approval.js';
+
+/** One step's edit: its new arguments, or null to remove it (the wire's `steps` entries). */
+export type StepEdit = { arguments: Record<string, unknown> } | null;
+
+export interface EditApprovalInput {
+  siteId: string;
+  approvalId: string;
+  /** The revision the editor saw; another current one → ConflictError. */
+  revision: number;
+  /** The new arguments of a one-step approval. */
+  arguments?: Record<string, unknown>;
+  /** One entry per step: new arguments, or null to remove the step. */
+  steps?: StepEdit[];
+  editor: Decider;
+}
+
+export interface ApprovalEditorOptions {
+  stores: { forSite(siteId: string): { approvals: ApprovalRepository } };
+  targets: ApprovalTargets;
+  clock?: () => Date;
+}
+
+export class ApprovalEditor {
+  private readonly clock: () => Date;
+
+  constructor(private readonly options: ApprovalEditorOptions) {
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  /**
+   * ForbiddenError when the approval is not in this site or the editor could not decide it (`approvals:decide` and
+   * the skill's capabilities); ConflictError when it is not pending, has run out of time, or is not at `revision`;
+   * ValidationError (details under `arguments.` or `steps.N.arguments.`) for arguments the skill's schema refuses.
+   * Returns the approval at its new revision.
+   */
+  async editApproval(input: EditApprovalInput): Promise<Approval> {
+    const { approvals } = this.options.stores.forSite(input.siteId);
+    const approval = await approvals.get(input.approvalId);
+    if (!approval) throw recordNotInSite();
+    mayDecide(input.editor, approval);
+    const at = this.clock();
+    await stillPending(approvals, approval, { at, revision: input.revision });
+
+    const edited = editedArguments(approval, input);
+    // Taken again for the new arguments: what the approver will see is what approving will check and run.
+    const preview = await this.options.targets.inspect(input.siteId, approval.skillName, edited);
+    const saved = await edit(approvals, approval, {
+      actor: actorRefOf(input.editor),
+      at,
+      edit: { arguments: edited, target: preview.target, impact: preview.impact },
+    });
+    if (!saved) throw await conflictAfterRace(approvals, approval.id);
+    return saved;
+  }
+}
+
+/** The approval's new arguments, parsed with its skill's schema. A one-step approval takes `arguments` or `steps: [{ arguments }]`. */
+function editedArguments(approval: Approval, { arguments: args, steps }: EditApprovalInput): Record<string, unknown> {
+  if (steps === undefined) return parseArguments(approval.skillName, args ?? {}, 'arguments');
+  if (steps.length !== 1) {
+    throw new ValidationError({
+      message: 'Invalid request body',
+      details: [{ path: 'steps', message: 'must have one entry per step of the plan (this approval has 1)' }],
+    });
+  }
+  const [step] = steps;
+  if (!step) {
+    throw new ValidationError({
+      message: 'Invalid request body',
+      details: [{ path: 'steps.0', message: 'at least one step must remain' }],
+    });
+  }
+  return parseArguments(approval.skillName, step.arguments, 'steps.0.arguments');
+}
+
+function parseArguments(skillName: string, given: Record<string, unknown>, at: string): Record<string, unknown> {
+  const skill = findSkill(skillName);
+  if (!skill) throw new ValidationError({ message: `Unknown skill "${skillName}"` });
+  const parsed = parseSkillArguments(skill, given);
+  if (parsed.success) return parsed.arguments;
+  throw new ValidationError({
+    message: `Invalid arguments for ${skillName}`,
+    details: parsed.details.map((detail) => ({ ...detail, path: detail.path ? `${at}.${detail.path}` : at })),
+  });
+}
