@@ -19,8 +19,8 @@ describe('formatNumber', () => {
   it('shows a number in the reader’s locale without binary noise', () => {
     const expected = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 }).format(349.65);
     expect(formatNumber(0.1 + 349.55)).toBe(expected);
-    expect(formatCell({ name: 'price', type: 'number' }, 349.65000000000003)).toBe(expected);
-    expect(formatCell({ name: 'rank', type: 'integer' }, 7)).toBe('7');
+    expect(formatCell({ name: 'price', type: 'number', required: false }, 349.65000000000003)).toBe(expected);
+    expect(formatCell({ name: 'rank', type: 'integer', required: false }, 7)).toBe('7');
     expect(formatNumber(Number.POSITIVE_INFINITY)).toBe('Infinity');
   });
 });
