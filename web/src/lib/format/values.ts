@@ -19,11 +19,21 @@ export function formatCell(field: Field, value: unknown): string {
       return value === true ? 'Yes' : value === false ? 'No' : String(value);
     case 'datetime':
       return typeof value === 'string' ? formatDateTime(value) : String(value);
+    case 'number':
+    case 'integer':
+      return typeof value === 'number' ? formatNumber(value) : truncate(String(value));
     case 'json':
       return truncate(JSON.stringify(value));
     default:
       return truncate(typeof value === 'string' ? value : JSON.stringify(value));
   }
+}
+
+const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+
+/** A number in the reader's locale, without binary noise: 349.65000000000003 → "349.65" (en), "349,65" (de). */
+export function formatNumber(value: number): string {
+  return Number.isFinite(value) ? number.format(value) : String(value);
 }
 
 export function truncate(text: string, max = CELL_MAX): string {

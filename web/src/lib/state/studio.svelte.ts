@@ -11,6 +11,7 @@ import { ApprovalsState } from './approvals.svelte.js';
 import { ContentState } from './content.svelte.js';
 import { CopilotState } from './copilot.svelte.js';
 import { LiveState } from './live.svelte.js';
+import { RequestToasts } from './request-toasts.js';
 import { SessionState } from './session.svelte.js';
 import { type KeyValueStorage, SiteState } from './site.svelte.js';
 import { ToastState } from './toasts.svelte.js';
@@ -32,8 +33,8 @@ export class Studio {
   readonly live: LiveState;
   readonly toasts = new ToastState();
   readonly notifications: ApprovalAlerts;
-  /** The toast announcing each approval request, by approval id, to take it down once the request is decided. */
-  readonly #requestToasts = new Map<string, number>();
+  /** The toasts announcing approval requests (quiet while the Approvals page is open; several collapse into one). */
+  readonly requestToasts = new RequestToasts(this.toasts, REQUEST_TOAST_MS);
 
   constructor({ fetch, storage, createSocket, notifications }: StudioOptions = {}) {
     this.notifications = notifications ?? browserNotifications();
@@ -64,11 +65,7 @@ export class Studio {
     this.live.on('approval-decided', (event) => {
       this.approvals?.handleDecided(event);
       // Once decided (here or elsewhere), the request's toast has nothing left to ask.
-      const toast = this.#requestToasts.get(event.approval.id);
-      if (toast !== undefined && event.approval.status !== 'pending') {
-        this.toasts.dismiss(toast);
-        this.#requestToasts.delete(event.approval.id);
-      }
+      if (event.approval.status !== 'pending') this.requestToasts.settle(event.approval.id);
     });
     this.live.on('copilot-notice', (event) => this.notices?.handle(event));
     this.live.onCopilotProgress((event) => this.copilot?.receiveProgress(event));
@@ -119,15 +116,7 @@ export class Studio {
     if (!this.site.canDecide(approval.skillName) || approval.requestedBy.id === this.session.user?.id) return;
     const href = `/settings/ai-approvals#approval-${approval.id}`;
     const title = `${approval.requestedBy.name || 'An admin'} asks for approval: ${requestWords(approval)}`;
-    const toast = this.toasts.show({
-      tone: 'info',
-      title,
-      message: truncate(approval.context.message, 140),
-      link: { href, label: 'Review request' },
-      timeoutMs: REQUEST_TOAST_MS,
-    });
-    this.#requestToasts.set(approval.id, toast);
-    setTimeout(() => this.#requestToasts.delete(approval.id), REQUEST_TOAST_MS);
+    this.requestToasts.announce({ approvalId: approval.id, title, message: truncate(approval.context.message, 140), href });
     this.notifications.show({ tag: approval.id, title, body: truncate(approval.context.message, 140), href });
   }
 
