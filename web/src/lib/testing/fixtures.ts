@@ -2,7 +2,11 @@
 import type { ApprovalJson, ChatResponse } from '@lumibase/shared';
 
 export function approvalFixture(overrides: Partial<ApprovalJson> = {}): ApprovalJson {
+  const skillName = overrides.skillName ?? 'deleteCollection';
+  const args = overrides.arguments ?? { name: 'posts' };
   return {
+    // Every approval is a plan of at least one step; one step mirrors the top-level fields (API.md, "Runs and plans").
+    steps: [{ skillName, arguments: args, status: 'planned' }],
     id: 'ap-1',
     siteId: 's1',
     skillName: 'deleteCollection',
