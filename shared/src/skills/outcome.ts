@@ -11,7 +11,8 @@ export type SkillCall = z.infer<typeof SkillCall>;
  * so this is a denial too, with the failure's message, code and details. `model_failed`: the language
  * model failed (timeout, 5xx after retries, unreadable output); it names no skill and nothing ran.
  * `turned_off`: the site's Copilot policy has the skill `off`. `limit_reached`: the site's hourly limit of the skill, or
- * the cap on tool calls in one model step, is used up.
+ * the cap on tool calls in one model step, is used up. `already_rejected`: a run that continues after its plan was
+ * rejected proposed the same call again; an admin has just said no to it, so it is not asked again.
  */
 export const DENIAL_REASONS = [
   'unknown_skill',
@@ -21,6 +22,7 @@ export const DENIAL_REASONS = [
   'model_failed',
   'turned_off',
   'limit_reached',
+  'already_rejected',
 ] as const;
 export const DenialReason = z.enum(DENIAL_REASONS);
 export type DenialReason = z.infer<typeof DenialReason>;

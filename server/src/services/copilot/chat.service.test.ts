@@ -95,7 +95,12 @@ describe('ChatService.chat', () => {
     expect(recorder.calls.map((call) => call.name)).toEqual(['listCollections']);
     const approvals = await database.stores.forSite(siteId).approvals.list();
     expect(approvals).toHaveLength(1);
-    expect(approvals[0]!.context).toEqual({ message: 'tidy up', conversationId: reply.conversationId });
+    // listCollections reads schema text (labels, options): a content read the approval names (API.md, tiers).
+    expect(approvals[0]!.context).toEqual({
+      message: 'tidy up',
+      conversationId: reply.conversationId,
+      readBefore: [{ skill: 'listCollections' }],
+    });
   });
 
   it('passes the planner the 20 latest stored messages before the new one, then the new one', async () => {

@@ -1,7 +1,15 @@
 // The run goes on after its approval is settled: the conversation's model, as the requester, hears the outcome as
 // the tool results of the calls it planned (the settlement's note), and its reply is stored and pushed to them.
 import { createHash } from 'node:crypto';
-import { type CopilotProgressEvent, getSkillToolSpecs, type SkillOutcome, type ToolSpec } from '@lumibase/shared';
+import {
+  canonicalJson,
+  type CopilotProgressEvent,
+  findSkill,
+  getSkillToolSpecs,
+  parseSkillArguments,
+  type SkillOutcome,
+  type ToolSpec,
+} from '@lumibase/shared';
 import type { HarnessActor } from '../../harness/ai-secure-harness.js';
 import type { Planner } from '../../llm/planner.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
@@ -79,7 +87,7 @@ export class ContinueRunService {
       : undefined;
     const turn = await runCopilotTurn({
       planner,
-      harness: this.options.harness,
+      harness: approval.status === 'rejected' ? notAskingAgain(this.options.harness, approval.steps) : this.options.harness,
       tools,
       messages: plannerMessages(history, undefined, brief),
       context: { siteId, actor, message: approval.context.message, conversationId },
@@ -102,6 +110,32 @@ export class ContinueRunService {
     this.options.replies?.sendToMember(siteId, conversation.userId, { conversationId, kind: 'reply', text: reply });
     return { ran: true, reply, messageId };
   }
+}
+
+/**
+ * The gate for a run that continues after its plan was rejected: a call identical to one of the rejected steps (an
+ * obedient model told the outcome often just tries again) is denied, not put to the admins a second time.
+ */
+function notAskingAgain(harness: TurnHarness, rejected: readonly { skillName: string; arguments: unknown }[]): TurnHarness {
+  // As the gate stores them: parsed by the skill's schema (defaults filled in), so a call that omits a default matches.
+  const keyOf = (name: string, args: unknown) => {
+    const skill = findSkill(name);
+    const parsed = skill ? parseSkillArguments(skill, args) : undefined;
+    return canonicalJson([name, parsed?.success ? parsed.arguments : (args ?? {})]);
+  };
+  const refused = new Set(rejected.map((step) => keyOf(step.skillName, step.arguments)));
+  return {
+    execute: async (context, call) => {
+      if (!refused.has(keyOf(call.name, call.arguments))) return harness.execute(context, call);
+      return {
+        status: 'denied',
+        skill: { name: call.name, arguments: call.arguments },
+        reason: 'already_rejected',
+        message: `${call.name} with these arguments was just rejected by an admin; it is not asked again.`,
+      };
+    },
+    ...(harness.commitPlan ? { commitPlan: harness.commitPlan.bind(harness) } : {}),
+  };
 }
 
 function plainOutcomes(outcomes: readonly SkillOutcome[]): string {
