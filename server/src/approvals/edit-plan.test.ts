@@ -42,7 +42,7 @@ async function site(name: string) {
     edit: (id: string, body: unknown) => as(ann, 'PATCH', `/ai/approvals/${id}`, body),
     read: async (id: string) => ApprovalJson.parse((await as(ann, 'GET', `/ai/approvals/${id}`)).body.data),
     /** The model plans these calls in one turn; a further reply is scripted for the run's continuation after a decision. */
-    async plan(calls: { name: string; arguments: Record<string, unknown> }[]): Promise<string> {
+    async plan(calls: Call[]): Promise<string> {
       model.script([{ toolCalls: calls }, { text: 'Planned; an admin must approve it.' }, { text: 'Noted.' }]);
       const response = await as(ann, 'POST', '/ai/chat', { message: 'plan it' });
       expect(response.body.data).toMatchObject({ status: 'pending_approval' });
@@ -67,13 +67,14 @@ async function site(name: string) {
   };
 }
 
-const GIGS = [
+type Call = { name: string; arguments: Record<string, unknown> };
+const GIGS: Call[] = [
   { name: 'createCollection', arguments: { name: 'gigs' } },
   { name: 'createField', arguments: { collection: 'gigs', field: { name: 'title', type: 'string' } } },
   { name: 'createField', arguments: { collection: 'gigs', field: { name: 'seats', type: 'integer' } } },
   { name: 'createItem', arguments: { collection: 'gigs', data: { title: 'Opening', seats: 40 } } },
 ];
-const unedited = (calls: typeof GIGS) => calls.map((call) => ({ arguments: call.arguments }));
+const unedited = (calls: Call[]): ({ arguments: Record<string, unknown> } | null)[] => calls.map((call) => ({ arguments: call.arguments }));
 
 it("edits a step's arguments: a new revision dry-run again that runs nothing; approving it runs the edited plan", async () => {
   const s = await site('Edit plan step');
@@ -112,9 +113,7 @@ it("edits a step's arguments: a new revision dry-run again that runs nothing; ap
 
   // The revision the editor saw is gone: a second edit (or a decision) naming it is refused.
   expect((await s.edit(id, { revision: proposed.revision, steps: unedited(GIGS) })).status).toBe(409);
-  expect(
-    (await s.as(s.bob, 'POST', `/ai/approvals/${id}/decide`, { decision: 'approved', revision: proposed.revision })).status,
-  ).toBe(409);
+  expect((await s.as(s.bob, 'POST', `/ai/approvals/${id}/decide`, { decision: 'approved', revision: proposed.revision })).status).toBe(409);
 
   // A second edit keeps the model's proposal, not the first edit.
   steps[2] = { arguments: { collection: 'gigs', field: { name: 'capacity', type: 'integer' } } };
@@ -141,7 +140,7 @@ it('removes steps given as null: the steps left are numbered again; cut down to 
   const proposed = await s.read(id);
 
   // Without the title field, the item must not name it (its data would not fit the collection).
-  const steps: ({ arguments: Record<string, unknown> } | null)[] = unedited(GIGS);
+  const steps = unedited(GIGS);
   steps[1] = null;
   steps[3] = { arguments: { collection: 'gigs', data: { seats: 40 } } };
   const edited = ApprovalJson.parse((await s.edit(id, { revision: proposed.revision, steps })).body.data);
@@ -160,7 +159,9 @@ it('removes steps given as null: the steps left are numbered again; cut down to 
   expect(single.revision).toBe(edited.revision + 1);
   expect(single.skillName).toBe('createCollection');
   expect(single.arguments).toEqual({ name: 'gigs' });
-  expect(single.steps.map((step) => [step.skillName, step.arguments, step.status])).toEqual([['createCollection', { name: 'gigs' }, 'planned']]);
+  expect(single.steps.map((step) => [step.skillName, step.arguments, step.status])).toEqual([
+    ['createCollection', { name: 'gigs' }, 'planned'],
+  ]);
   expect(single.impact?.summary).toBe('Creates the collection gigs with 0 fields');
   expect(single.originalSteps).toHaveLength(4);
   expect((await s.as(s.ann, 'GET', '/collections/gigs')).status).toBe(404);
@@ -187,7 +188,7 @@ it('refuses with 400 and details: removing every step, arguments its skill refus
 
   expect((await refused({ revision: proposed.revision, steps: unedited(GIGS).slice(0, 3) })).details[0].path).toBe('steps');
 
-  const invalid = unedited(GIGS) as { arguments: Record<string, unknown> }[];
+  const invalid = unedited(GIGS);
   invalid[1] = { arguments: { collection: 'gigs', field: { name: 'title', type: 'no-such-type' } } };
   invalid[3] = { arguments: { collection: 'gigs' } };
   const details = (await refused({ revision: proposed.revision, steps: invalid })).details as { path: string }[];
