@@ -124,6 +124,8 @@ export const Approval = z.object({
   steps: z.array(ApprovalStep).min(1),
   /** The model's arguments, when an approver edited them before approving. */
   originalArguments: SkillArgumentsRecord.optional(),
+  /** The model's steps, when an approver edited or removed steps of the plan before approving (kept from the first edit). */
+  originalSteps: z.array(ApprovalStep).optional(),
   editedBy: ActorRef.optional(),
   createdAt: date,
   updatedAt: date,

@@ -1,7 +1,8 @@
 // The approval lifecycle's named operations: each is one compare-and-set (shared/src/approvals/lifecycle.ts
 // says which moves exist) that writes, in the same document, the `approval-decided` event, the audit entry
 // and the conversation note it owes; the outbox relay materialises them once. Nothing else calls `transition`.
-import type { ActorRef, Approval, ExpiryReason } from '@lumibase/shared';
+import type { ActorRef, Approval, ApprovalStep, ExpiryReason } from '@lumibase/shared';
+import type { PlanApproval } from '../skills/plan-approval.js';
 import type { ApprovalRepository } from './approval.store.js';
 import type { Failure } from './describe-failure.js';
 import { outcomeNote } from './note-approval-outcome.js';
@@ -67,7 +68,8 @@ export function edit(approvals: Approvals, approval: Approval, { actor, at, edit
     revision: approval.revision,
     set: {
       arguments: edit.arguments,
-      originalArguments: approval.originalArguments ?? approval.arguments,
+      // A plan cut down to one step keeps the model's proposal in originalSteps.
+      originalArguments: approval.originalSteps ? approval.originalArguments : (approval.originalArguments ?? approval.arguments),
       editedBy: actor,
       target: edit.target,
       impact: edit.impact,
@@ -80,6 +82,64 @@ export function edit(approvals: Approvals, approval: Approval, { actor, at, edit
         approvalId: approval.id,
         actor,
         detail: { revision: edited.revision, previousArguments: approval.arguments, arguments: edit.arguments },
+        createdAt: at.toISOString(),
+      },
+    }),
+  });
+}
+
+/** A step as the model proposed it: its call, target and impact, planned. */
+const proposed = ({ skillName, arguments: args, target, impact }: ApprovalStep): ApprovalStep => ({
+  skillName,
+  arguments: args,
+  ...(target ? { target } : {}),
+  ...(impact ? { impact } : {}),
+  status: 'planned',
+});
+
+const callsOf = (steps: readonly ApprovalStep[]) => steps.map((step) => ({ skillName: step.skillName, arguments: step.arguments }));
+
+/**
+ * pending → pending with a plan's steps edited (some removed, `removed` counted from 0 in the old plan): the approval's
+ * fields as planApproval shows the steps left (a plan, or one step). The model's steps stay in `originalSteps` (from
+ * the first edit on), `editedBy` names the editor, audited `edited`. Runs nothing.
+ */
+export function editPlan(
+  approvals: Approvals,
+  approval: Approval,
+  { actor, at, plan, removed }: { actor: ActorRef; at: Date; plan: PlanApproval; removed: number[] },
+) {
+  return approvals.transition(approval.id, {
+    from: 'pending',
+    to: 'pending',
+    at,
+    revision: approval.revision,
+    set: {
+      skillName: plan.skillName,
+      arguments: plan.arguments,
+      target: plan.target,
+      impact: plan.impact,
+      steps: plan.steps,
+      originalSteps: approval.originalSteps ?? approval.steps.map(proposed),
+      editedBy: actor,
+    },
+    unset: [
+      ...(plan.target ? [] : ['target' as const]),
+      ...(plan.impact ? [] : ['impact' as const]),
+      ...(plan.steps ? [] : ['steps' as const]),
+    ],
+    owes: (edited) => ({
+      audit: {
+        action: 'edited',
+        skillName: approval.skillName,
+        approvalId: approval.id,
+        actor,
+        detail: {
+          revision: edited.revision,
+          previousSteps: callsOf(approval.steps),
+          steps: callsOf(edited.steps),
+          ...(removed.length > 0 ? { removedSteps: removed.map((index) => index + 1) } : {}),
+        },
         createdAt: at.toISOString(),
       },
     }),

@@ -80,7 +80,9 @@ type ChangeableField =
   | 'impact'
   | 'originalArguments'
   | 'editedBy'
-  | 'steps';
+  | 'steps'
+  | 'skillName'
+  | 'originalSteps';
 
 export interface ApprovalTransition {
   from: ApprovalStatus;
@@ -150,6 +152,7 @@ function toApproval(document: ApprovalDocument): Approval {
   if (document.impactJson != null) approval.impact = decodeJson(document.impactJson) as Approval['impact'];
   if (document.originalArgumentsJson != null)
     approval.originalArguments = decodeJson(document.originalArgumentsJson) as Record<string, unknown>;
+  if (document.originalStepsJson != null) approval.originalSteps = decodeJson(document.originalStepsJson) as ApprovalStep[];
   if (document.editedBy != null) approval.editedBy = actorRefOf(document.editedBy);
   const stored = document.stepsJson == null ? undefined : (decodeJson(document.stepsJson) as ApprovalStep[]);
   approval.steps = stepsOf({ ...approval, ...(stored ? { steps: stored } : {}) });
@@ -164,6 +167,7 @@ const JSON_FIELDS: Partial<Record<ChangeableField, string>> = {
   impact: 'impactJson',
   originalArguments: 'originalArgumentsJson',
   steps: 'stepsJson',
+  originalSteps: 'originalStepsJson',
 };
 
 function storedField(field: ChangeableField, value: unknown): [string, unknown] {
@@ -232,6 +236,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       target,
       impact,
       originalArguments,
+      originalSteps,
       context,
       createdAt,
       updatedAt,
@@ -258,6 +263,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       ...(target === undefined ? {} : { targetJson: encodeJson(target) }),
       ...(impact === undefined ? {} : { impactJson: encodeJson(impact) }),
       ...(originalArguments === undefined ? {} : { originalArgumentsJson: encodeJson(originalArguments) }),
+      ...(originalSteps === undefined ? {} : { originalStepsJson: encodeJson(originalSteps) }),
       ...(steps !== undefined && steps.length > 1 ? { stepsJson: encodeJson(steps) } : {}),
       revision: 1,
       ...(pendingKey === undefined ? {} : { pendingKey }),

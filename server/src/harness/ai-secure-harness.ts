@@ -19,7 +19,8 @@ import {
   PLAN_SKILL_NAME,
   writesSite,
 } from '@lumibase/shared';
-import { dryRunStep, planSummary, SimulatedSite } from '../skills/dry-run.js';
+import { dryRunStep, SimulatedSite } from '../skills/dry-run.js';
+import { planApproval } from '../skills/plan-approval.js';
 import type { TurnPlan } from './turn-plan.js';
 import type { AuditRepository, NewAuditEntry } from '../store/ai/audit.store.js';
 import type { ApprovalRepository } from '../approvals/approval.store.js';
@@ -408,25 +409,13 @@ export class AISecureHarness {
       return { approvalId: existing.id, alreadyPending: true };
     }
     // One step: its target and impact as the site stands (as before plans); several: each step's from the dry run.
-    const { target, impact } = single
-      ? await this.targets.inspect(context.siteId, skillName, args)
-      : {
-          target: undefined,
-          impact: {
-            summary: planSummary(
-              plan.steps.map((step) => step.impact),
-              plan.steps.map((step) => step.skillName),
-            ),
-          },
-        };
+    const shown = await planApproval(this.targets, context.siteId, plan.steps);
     const readBefore = plan.readBefore.length > 0 ? plan.readBefore : context.readBefore;
     // The lookup above is the cheap path; this insert is the atomic one: of two identical plans committed at the same
     // instant, one is stored and the other answered with it.
     const { approval, created } = await approvals.insertUnlessPending({
       id: plan.id,
-      skillName,
-      arguments: args,
-      ...(single ? {} : { steps: plan.steps.map((step) => ({ ...step, status: 'planned' as const })) }),
+      ...shown,
       context: {
         message: context.message,
         ...(context.conversationId ? { conversationId: context.conversationId } : {}),
@@ -437,8 +426,6 @@ export class AISecureHarness {
       requestedBy: actorOf(context),
       attempts: 0,
       expiresAt: new Date(at.getTime() + this.approvalTtlMs).toISOString(),
-      ...(target ? { target } : {}),
-      ...(impact ? { impact } : {}),
       createdAt: at.toISOString(),
       updatedAt: at.toISOString(),
     });

@@ -12,6 +12,7 @@ import {
   type SkillName,
 } from '@lumibase/shared';
 import { validateItemData } from '../services/validate-item-data.js';
+import type { ApprovalTargets } from './approval-targets.js';
 import { titleOf } from './impact-words.js';
 import type { SiteView } from './site-view.js';
 import type { InspectContext } from './skill-module.js';
@@ -202,6 +203,44 @@ async function sentenceOf(
     default:
       return inspected === undefined ? undefined : `${inspected}${suffix}`;
   }
+}
+
+/** A call of a plan with its target and impact as the dry run found them. */
+export interface DryRunCall {
+  skillName: string;
+  arguments: Record<string, unknown>;
+  target?: ApprovalTarget;
+  impact?: ApprovalImpact;
+}
+
+export type PlanDryRun = { ok: true; steps: DryRunCall[] } | { ok: false; index: number; reason: string };
+
+/**
+ * The calls as one plan, each dry-run against the site as the earlier ones leave it: their targets and impacts, or the
+ * first (index from 0) that cannot succeed there and why. Without a site view each is inspected against the site as it is.
+ */
+export async function dryRunPlan(
+  targets: ApprovalTargets,
+  siteId: string,
+  calls: readonly { skillName: string; arguments: Record<string, unknown> }[],
+): Promise<PlanDryRun> {
+  const view = targets.siteView?.(siteId);
+  const site = view ? new SimulatedSite(view.site) : undefined;
+  const context = view?.restorableDays !== undefined ? { restorableDays: view.restorableDays } : {};
+  const steps: DryRunCall[] = [];
+  for (const [index, call] of calls.entries()) {
+    const dry: DryRun = site
+      ? await dryRunStep(site, call.skillName, call.arguments, index + 1, context)
+      : { ok: true, ...(await targets.inspect(siteId, call.skillName, call.arguments)) };
+    if (!dry.ok) return { ok: false, index, reason: dry.reason };
+    steps.push({
+      skillName: call.skillName,
+      arguments: call.arguments,
+      ...(dry.target ? { target: dry.target } : {}),
+      ...(dry.impact ? { impact: dry.impact } : {}),
+    });
+  }
+  return { ok: true, steps };
 }
 
 /** The plan's summary: one clause per step, in order. */

@@ -72,6 +72,8 @@ const approvalSchema = new Schema(
     targetJson: { type: String },
     impactJson: { type: String },
     originalArgumentsJson: { type: String },
+    /** encodeJson of a plan's steps before an approver's first edit of them. */
+    originalStepsJson: { type: String },
     /** encodeJson of a plan's steps (several); a single step is read from the fields above. */
     stepsJson: { type: String },
     editedBy: { type: actor },
