@@ -42,6 +42,19 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
   }
 }
 
+/**
+ * The run continues after each settlement (API.md, "The run continues"): the worker calls the model again. The test
+ * scripts that call's reply before deciding and waits for it in the conversation, so no continuation is left to take
+ * the next test's scripted replies.
+ */
+async function continuesWith(conversationId: string, text: string): Promise<void> {
+  const messages = await until(
+    async () => (await as(admin)('GET', `/ai/conversations/${conversationId}/messages`)).body.data as any[],
+    (list) => list.some((message) => message.role === 'assistant' && message.content === text),
+  );
+  expect(messages.map((message) => message.content)).toContain(text);
+}
+
 const EVENTS_CALLS = [
   { name: 'createCollection', arguments: { name: 'events' } },
   { name: 'createField', arguments: { collection: 'events', field: { name: 'title', type: 'string', required: true } } },
@@ -88,6 +101,7 @@ it('plans dependent calls (a collection, its fields, an item in it) as one appro
     `TRANSCRIPT events plan\n${JSON.stringify({ reply: { status: reply.status, approvalId, reply: reply.reply, results: reply.results }, approval }, null, 2)}`,
   );
 
+  model.script([{ text: 'The events collection is set up, with the launch party in it.' }]);
   expect(
     (await as(second)('POST', `/ai/approvals/${approvalId}/decide`, { decision: 'approved', revision: approval.revision })).status,
   ).toBe(202);
@@ -106,6 +120,7 @@ it('plans dependent calls (a collection, its fields, an item in it) as one appro
   ]);
   const items = (await as(admin)('GET', '/items/events')).body.data;
   expect(items.map((item: any) => item.data)).toEqual([{ title: 'Launch party', date: '2026-12-15T18:00:00Z' }]);
+  await continuesWith(reply.conversationId, 'The events collection is set up, with the launch party in it.');
 });
 
 it('denies at planning a call that cannot succeed in the planned future, with the reason, and plans the rest', async () => {
@@ -137,8 +152,10 @@ it('denies at planning a call that cannot succeed in the planned future, with th
   const approval = (await as(admin)('GET', `/ai/approvals/${reply.approvalId}`)).body.data;
   expect(approval.steps.map((step: any) => step.skillName)).toEqual(['createCollection', 'createField']);
   // Rejected: nothing of it exists.
+  model.script([{ text: 'The talks plan was rejected; nothing was changed.' }]);
   expect((await as(admin)('POST', `/ai/approvals/${reply.approvalId}/decide`, { decision: 'rejected' })).status).toBe(200);
   expect((await as(admin)('GET', '/collections/talks')).status).toBe(404);
+  await continuesWith(reply.conversationId, 'The talks plan was rejected; nothing was changed.');
 });
 
 it('rolls back: a step failing at execution undoes the done steps in reverse; back to pending, audited execution_failed then rolled_back', async () => {
@@ -158,6 +175,7 @@ it('rolls back: a step failing at execution undoes the done steps in reverse; ba
   const approvalId = reply.approvalId as string;
   const approval = (await as(admin)('GET', `/ai/approvals/${approvalId}`)).body.data;
   expect(approval.steps).toHaveLength(4);
+  model.script([{ text: 'Step 4 failed, so the venues plan was undone.' }]);
   expect((await as(second)('POST', `/ai/approvals/${approvalId}/decide`, { decision: 'approved' })).status).toBe(202);
   // While the job waits: the note's field changes type, so step 4 cannot succeed.
   expect((await as(admin)('PATCH', '/collections/notes/fields/title', { type: 'integer' })).status).toBe(200);
@@ -176,4 +194,5 @@ it('rolls back: a step failing at execution undoes the done steps in reverse; ba
   // Newest first: the roll-back after the failure.
   expect(audit.map((entry: any) => entry.action).slice(0, 2)).toEqual(['rolled_back', 'execution_failed']);
   expect((await as(admin)('GET', '/ai/audit/verify')).body.data.valid).toBe(true);
+  await continuesWith(reply.conversationId, 'Step 4 failed, so the venues plan was undone.');
 });
