@@ -124,12 +124,13 @@ export function echoReplySentence(result: EchoToolResult, args: Args): string {
       const sentence = Object.hasOwn(DONE, skill) ? DONE[skill]!(record(result.data), args) : undefined;
       return sentence ?? 'Done.';
     }
-    case 'pending_approval': {
+    // What the model hears of a call that needs approval is "planned" (a step of the turn's plan, API.md "Runs and
+    // plans"); a plan of one step reads as the request it is.
+    case 'pending_approval':
+    case 'planned': {
       const doing = Object.hasOwn(DOING, skill) ? DOING[skill]!(args) : undefined;
       return `${doing ?? 'That'} needs an admin's approval; I have asked for it.`;
     }
-    case 'planned':
-      return 'That is part of a plan waiting for an admin’s approval.';
     default:
       return deniedSentence(result);
   }
