@@ -184,7 +184,7 @@ describe('CopilotPanel', () => {
     await waitFor(() => expect(badge()?.getAttribute('data-status')).toBe('executing'));
     known.set('ap-7', approvalFixture({ id: 'ap-7', status: 'pending', lastError: 'posts is locked', attempts: 1 }));
     await waitFor(() => expect(badge()?.textContent?.trim()).toBe('Failed — still pending'));
-    expect(container.textContent).toMatch(/It failed: posts is locked/);
+    expect(container.textContent).toMatch(/It ran and failed: posts is locked\. Still pending, so an admin can retry\./);
     known.set('ap-7', approvalFixture({ id: 'ap-7', status: 'approved', decidedBy: { id: 'u-bea', name: 'Bea' }, attempts: 2 }));
     await waitFor(() => expect(badge()?.getAttribute('data-status')).toBe('approved'));
     expect(container.textContent).toMatch(/Approved by Bea/);
