@@ -239,7 +239,9 @@ describe('Studio Copilot and approvals', () => {
     await second.getByLabel('Reason for rejecting (optional)').fill('Drafts stay');
     await second.getByRole('button', { name: 'Reject' }).click();
     await expect.poll(() => replyBadge(a, secondId).getAttribute('data-status'), { timeout: 10_000 }).toBe('rejected');
-    expect(await a.locator(`#copilot-panel [data-approval-line="${secondId}"]`).textContent()).toBe('Rejected by Bea Admin: “Drafts stay”');
+    expect(await a.locator(`#copilot-panel [data-approval-line="${secondId}"]`).textContent()).toBe(
+      'Rejected by Bea Admin: “Drafts stay”; nothing was changed.',
+    );
     expect(await a.locator('tr[data-collection="drafts"]').count()).toBe(1);
     await second.waitFor({ state: 'detached' });
     await expect.poll(() => badgeCount(b)).toBe(0);
