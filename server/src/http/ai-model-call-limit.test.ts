@@ -39,6 +39,20 @@ describe('the per-user model-call limit', () => {
     expect((await suggest(member.token)).status).toBe(429);
   });
 
+  it('counts a skill a chat turn runs that itself calls the embedder or a model, and refuses it unrun beyond', async () => {
+    const member = await server.createMember({ siteId, role: 'editor' });
+    const searchByChat = () =>
+      server.request('POST', '/ai/chat', { token: member.token, siteId, body: { message: 'search posts for launch' } });
+    // The turn's model call and the search's embedding: two of the three.
+    const first = await searchByChat();
+    expect(first.status).toBe(200);
+    expect(
+      first.body.data.results.map((outcome: { skill?: { name: string }; status: string }) => [outcome.skill?.name, outcome.status]),
+    ).toEqual([['searchItems', 'executed']]);
+    expect((await search(member.token)).status).toBe(200);
+    expect((await search(member.token)).status).toBe(429);
+  });
+
   it('is one count for /ai/chat, /ai/skills and /ai/search, per user', async () => {
     const member = await server.createMember({ siteId, role: 'editor' });
     const other = await server.createMember({ siteId, role: 'editor' });

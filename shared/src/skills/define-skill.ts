@@ -20,6 +20,11 @@ export interface SkillDefinition<Name extends string = string, Parameters extend
    * too): a later write or dangerous proposal in the same run records it as `readBefore` (API.md, "The gate's tiers").
    */
   readonly readsContent: boolean;
+  /**
+   * Running it calls a language model or the embedder: inside a chat turn it counts against the caller's per-user
+   * model-call limit like the turn's own model calls (API.md, "The gate's tiers and limits").
+   */
+  readonly callsModel: boolean;
   /** The argument whose value an approver types before approving (the one thing a misclick cannot undo); false: a click is enough. */
   readonly confirmByName: string | false;
   /** The call in one plain sentence for the person deciding on it; undefined when the arguments it names are not strings. */

@@ -13,6 +13,7 @@ export const listCollections = defineSkill({
   requiredCapabilities: ['schema:read'],
   action: 'List collections',
   readsContent: true,
+  callsModel: false,
   confirmByName: false,
   describe: () => undefined,
   example: () => 'list collections',
@@ -29,6 +30,7 @@ export const createCollection = defineSkill({
   requiredCapabilities: ['schema:write'],
   action: 'Create a collection',
   readsContent: false,
+  callsModel: false,
   confirmByName: false,
   describe: ({ name }) => text(name) && `Creates the collection ${name}.`,
   example: () => 'create collection articles',
@@ -41,6 +43,7 @@ export const deleteCollection = defineSkill({
   requiredCapabilities: ['schema:write'],
   action: 'Delete a collection',
   readsContent: false,
+  callsModel: false,
   // Deleting a whole collection is approved only after typing its name.
   confirmByName: 'name',
   describe: ({ name }) => text(name) && `Deletes the collection ${name} and all of its items.`,
@@ -54,6 +57,7 @@ export const createField = defineSkill({
   requiredCapabilities: ['schema:write'],
   action: 'Add a field',
   readsContent: false,
+  callsModel: false,
   confirmByName: false,
   describe: ({ collection, field }) => {
     const name = typeof field === 'object' && field !== null ? text((field as Record<string, unknown>).name) : undefined;
@@ -73,6 +77,7 @@ export const updateField = defineSkill({
   requiredCapabilities: ['schema:write'],
   action: 'Change a field',
   readsContent: false,
+  callsModel: false,
   confirmByName: false,
   describe: ({ collection, field }) => text(collection) && text(field) && `Changes the field ${field} of ${collection}.`,
   example: (collection) => `rename field summary in ${collection} to teaser`,
@@ -85,6 +90,7 @@ export const deleteField = defineSkill({
   requiredCapabilities: ['schema:write'],
   action: 'Delete a field',
   readsContent: false,
+  callsModel: false,
   confirmByName: false,
   describe: ({ collection, field }) =>
     text(collection) && text(field) && `Removes the field ${field} from ${collection}, and its values from every item.`,

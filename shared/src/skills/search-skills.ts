@@ -17,6 +17,7 @@ export const searchItems = defineSkill({
   requiredCapabilities: ['content:read'],
   action: 'Search items',
   readsContent: true,
+  callsModel: true,
   confirmByName: false,
   describe: () => undefined,
   example: (collection) => `search ${collection} for launch`,

@@ -13,6 +13,7 @@ export const deleteUser = defineSkill({
   requiredCapabilities: ['users:write'],
   action: 'Remove a member',
   readsContent: false,
+  callsModel: false,
   confirmByName: false,
   describe: ({ userId }) => text(userId) && `Removes user ${userId} from this site.`,
   example: () => 'list collections',

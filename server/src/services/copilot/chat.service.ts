@@ -110,6 +110,8 @@ export class ChatService {
       beforeModelCall: async (step) => {
         if (step > 1 && planner.provider !== 'echo') await this.options.rateLimiter.consume(actor.id);
       },
+      // A skill that calls a model or the embedder (search, suggest, assist) is one more model call of the caller's.
+      beforeSkillModelCall: () => this.options.rateLimiter.consume(actor.id),
       progress: progress && sessionId ? (event) => progress.send(sessionId, { conversationId: conversation.id, ...event }) : undefined,
     });
 

@@ -1,5 +1,13 @@
 // One Copilot turn's model steps: ask the model, run each tool call through the harness, hand the outcomes back, repeat.
-import type { CopilotProgressEvent, ReadBefore, SkillOutcome, TokenUsage, ToolSpec } from '@lumibase/shared';
+import {
+  type CopilotProgressEvent,
+  findSkill,
+  RateLimitedError,
+  type ReadBefore,
+  type SkillOutcome,
+  type TokenUsage,
+  type ToolSpec,
+} from '@lumibase/shared';
 import type { HarnessContext, ToolCall } from '../../harness/ai-secure-harness.js';
 import { ModelCallError } from '../../llm/model-call-error.js';
 import type { PlannedToolCall, Planner, PlannerMessage } from '../../llm/planner.js';
@@ -30,6 +38,11 @@ export interface CopilotTurnOptions {
   signal?: AbortSignal | undefined;
   /** Runs before every model call (`step` from 1; the wrap-up is maxSteps + 1); what it throws ends the turn as a failure. */
   beforeModelCall?: ((step: number) => Promise<void>) | undefined;
+  /**
+   * Runs before a tool call whose skill itself calls a model or the embedder (`callsModel`); a RateLimitedError it
+   * throws denies that call unrun (`limit_reached`), anything else ends the turn as a failure.
+   */
+  beforeSkillModelCall?: (() => Promise<void>) | undefined;
   /** Tool calls one step may make (default DEFAULT_MAX_TOOL_CALLS_PER_STEP). */
   maxToolCallsPerStep?: number | undefined;
 }
@@ -81,6 +94,7 @@ async function runTurnSteps({
   siteCollections,
   signal,
   beforeModelCall,
+  beforeSkillModelCall,
   maxToolCallsPerStep = DEFAULT_MAX_TOOL_CALLS_PER_STEP,
 }: CopilotTurnOptions): Promise<TurnResult> {
   const conversation = [...messages];
@@ -132,10 +146,11 @@ async function runTurnSteps({
         ? malformedCall(call)
         : calls.indexOf(call) >= maxToolCallsPerStep
           ? tooManyCalls(call, maxToolCallsPerStep)
-          : await harness.execute(readBefore.length > 0 ? { ...context, readBefore: [...readBefore] } : context, {
+          : ((await modelCallRefused(call, beforeSkillModelCall)) ??
+            (await harness.execute(readBefore.length > 0 ? { ...context, readBefore: [...readBefore] } : context, {
               name: call.name,
               arguments: call.arguments,
-            });
+            })));
       outcomes.push(outcome);
       progress?.({ step, kind: 'tool-result', skill: call.name, status: outcome.status });
       if (outcome.status === 'executed' && readsContent(call.name)) noteReads(readBefore, call.name, call.arguments, outcome.data);
@@ -178,6 +193,23 @@ function malformedCall(call: PlannedToolCall): SkillOutcome {
 }
 
 /** A call beyond the step's cap: denied unrun, the model told like any denial. */
+/** A call of a skill that calls a model, refused by the caller's model-call limit: denied, not run. */
+async function modelCallRefused(call: PlannedToolCall, count: (() => Promise<void>) | undefined): Promise<SkillOutcome | undefined> {
+  if (!count || !findSkill(call.name)?.callsModel) return undefined;
+  try {
+    await count();
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error;
+    return {
+      status: 'denied',
+      skill: { name: call.name, arguments: call.arguments },
+      reason: 'limit_reached',
+      message: `${error.message}: ${call.name} was not run`,
+    };
+  }
+}
+
 function tooManyCalls(call: PlannedToolCall, cap: number): SkillOutcome {
   return {
     status: 'denied',
