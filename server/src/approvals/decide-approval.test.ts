@@ -103,7 +103,7 @@ describe('ApprovalDecider.decideApproval', () => {
     const { siteId, approval } = await requestApproval('deleteUser', { userId: 'u9' });
     recorder.behaviour = { error: new Error('connection string mongodb://secret@host') };
     const decided = await decider.decideApproval({ siteId, approvalId: approval.id, decision: 'approved', decider: admin });
-    expect(decided.lastError).toBe('deleteUser failed with an internal error');
+    expect(decided.lastError).toBe('“Remove a member” failed with an internal error');
     expect(reportError).toHaveBeenCalledTimes(1);
   });
 

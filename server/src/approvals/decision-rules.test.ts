@@ -97,7 +97,7 @@ describe('Copilot policy and four-eyes', () => {
     expect(put.status).toBe(200);
     expect(put.body.data.skills).toMatchObject({ listCollections: 'off', createItem: 'ask', deleteItem: 'ask', listItems: 'auto' });
     const off = await as(editor, 'POST', '/ai/chat', { message: 'list collections' });
-    expect(off.body.data).toMatchObject({ status: 'denied', message: 'listCollections is turned off for this site' });
+    expect(off.body.data).toMatchObject({ status: 'denied', message: '“List collections” is turned off for this site' });
     await createCollection('asked');
     const asked = await as(editor, 'POST', '/ai/chat', { message: 'create item in asked with {"title":"hi"}' });
     expect(asked.body.data.status).toBe('pending_approval');

@@ -1,5 +1,5 @@
 // Turns whatever an executor threw into data for the model, the approval and the audit.
-import { DomainError, type ErrorDetail } from '@lumibase/shared';
+import { DomainError, type ErrorDetail, quotedSkill } from '@lumibase/shared';
 
 export interface Failure {
   message: string;
@@ -16,7 +16,7 @@ export function describeFailure(error: unknown, skillName: string, report?: (err
     return { message: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) };
   }
   report?.(error);
-  return { message: `${skillName} failed with an internal error`, code: 'INTERNAL' };
+  return { message: `${quotedSkill(skillName)} failed with an internal error`, code: 'INTERNAL' };
 }
 
 /** A JSON-safe copy of a value the model sent, for outcomes and audit entries. */

@@ -2,7 +2,7 @@
 // its target and impact taken again, stored as a new revision for approvers to see. A plan's steps are edited or
 // removed (`steps`), the steps left dry-run again as one plan. Nothing runs: approving then runs what that revision
 // shows (decide-approval.ts), and under `selfApproval: false` not by its editor.
-import { actorRefOf, type Approval, type ErrorDetail, findSkill, parseSkillArguments, ValidationError } from '@lumibase/shared';
+import { actorRefOf, type Approval, type ErrorDetail, findSkill, parseSkillArguments, quotedSkill, ValidationError } from '@lumibase/shared';
 import type { ApprovalTargets } from '../skills/approval-targets.js';
 import { dryRunPlan } from '../skills/dry-run.js';
 import { planApproval } from '../skills/plan-approval.js';
@@ -73,7 +73,7 @@ export class ApprovalEditor {
     if (!dry.ok) {
       const { index, skillName } = kept[dry.index]!;
       throw new ValidationError({
-        message: `Step ${index + 1} (${skillName}) cannot succeed after the edit: ${dry.reason}`,
+        message: `Step ${index + 1} (${quotedSkill(skillName)}) cannot succeed after the edit: ${dry.reason}`,
         details: [{ path: `steps.${index}.arguments`, message: dry.reason }],
       });
     }
@@ -153,7 +153,7 @@ function parseArguments(skillName: string, given: Record<string, unknown>, at: s
   const parsed = parseSkillArguments(skill, given);
   if (parsed.success) return parsed.arguments;
   throw new ValidationError({
-    message: `Invalid arguments for ${skillName}`,
+    message: `Invalid arguments for ${quotedSkill(skillName)}`,
     details: parsed.details.map((detail) => ({ ...detail, path: detail.path ? `${at}.${detail.path}` : at })),
   });
 }

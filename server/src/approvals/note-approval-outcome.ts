@@ -1,7 +1,7 @@
 // A decided approval told to the conversation it came from, so the next turn's model knows what became of it.
 // Told as data: the note's words are fixed; the decider's name, their reason and the result travel in the outcome's
 // `decision`, which the model reads as a tool result (delimited JSON), never as its own earlier words.
-import type { Approval, ApprovalDecisionNote, SkillOutcome } from '@lumibase/shared';
+import { type Approval, type ApprovalDecisionNote, quotedSkill, type SkillOutcome } from '@lumibase/shared';
 import type { NewConversationMessage } from '../store/ai/conversation.store.js';
 import type { ApprovalOwes } from './approval.store.js';
 
@@ -38,7 +38,7 @@ export function approvalOutcomeMessage(approval: Approval, at: Date): NewConvers
     decision.status === 'expired'
       ? `expired (${decision.reason === 'target_changed' ? 'what it would change has changed since it was asked for' : 'nobody decided in time'}); it did not run`
       : SAID[decision.status];
-  const content = `Update on approval ${approval.id}: ${approval.skillName} ${said}.`;
+  const content = `Update on approval ${approval.id}: ${quotedSkill(approval.skillName)} ${said}.`;
   // One outcome per planned call: the run's model reads them as the tool results of the calls it planned.
   const results = plannedCalls(approval).map(
     (step): SkillOutcome => ({

@@ -145,7 +145,7 @@ it('denies at planning a call that cannot succeed in the planned future, with th
     'denied',
   ]);
   expect(reply.results[1].message).toBe(
-    'createField cannot be planned as step 2: the collection ghosts neither exists nor is created by an earlier step.',
+    '“Add a field” cannot be planned as step 2: the collection ghosts neither exists nor is created by an earlier step.',
   );
   expect(reply.results[3].message).toContain('the field speaker already exists in talks');
   expect(reply.results[4].message).toContain('the data does not fit talks');
@@ -186,7 +186,7 @@ it('rolls back: a step failing at execution undoes the done steps in reverse; ba
   );
   console.log(`TRANSCRIPT rollback\n${JSON.stringify(settled, null, 2)}`);
   expect(settled.status).toBe('pending');
-  expect(settled.lastError).toMatch(/^step 4 \(createItem\) failed: /);
+  expect(settled.lastError).toMatch(/^step 4 \(“Create an item”\) failed: /);
   expect(settled.steps.map((step: any) => step.status)).toEqual(['undone', 'undone', 'undone', 'failed']);
   expect((await as(admin)('GET', '/collections/venues')).status).toBe(404);
   expect((await as(admin)('GET', '/items/notes')).body.data).toEqual([]);

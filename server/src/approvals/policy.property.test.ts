@@ -95,7 +95,7 @@ it('a dangerous skill never runs without an approval decided by someone allowed,
           expect(outcome.status).not.toBe('executed');
         }
         if (mode === 'off' && hasCapabilities(requester, call.skill.requiredCapabilities))
-          expect(outcome).toMatchObject({ status: 'denied', message: `${call.skill.name} is turned off for this site` });
+          expect(outcome).toMatchObject({ status: 'denied', message: `“${call.skill.action}” is turned off for this site` });
         if (outcome.status !== 'pending_approval') {
           if (isDangerous(call.skill)) expect(recorder.calls).toHaveLength(0);
           return;

@@ -1,6 +1,6 @@
 // Executes an approval that a decision moved to `executing`, then settles it: approved or pending again.
 // The skill-execution worker calls it per job (ApprovalJobRunner).
-import { type Approval, findSkill, parseSkillArguments } from '@lumibase/shared';
+import { type Approval, findSkill, parseSkillArguments, quotedSkill } from '@lumibase/shared';
 import type { ApprovalRepository } from './approval.store.js';
 import { type ExecutionOutcome, settle } from './approval-operations.js';
 import { describeFailure } from './describe-failure.js';
@@ -39,7 +39,7 @@ async function execute({ approval, executors, reportError }: RunApprovalOptions)
   if (!parsed.success) {
     return {
       ok: false,
-      failure: { message: `Stored arguments no longer valid for ${skill.name}`, code: 'VALIDATION_FAILED', details: parsed.details },
+      failure: { message: `Stored arguments no longer valid for ${quotedSkill(skill.name)}`, code: 'VALIDATION_FAILED', details: parsed.details },
     };
   }
   const actor = approval.decidedBy ?? approval.requestedBy;

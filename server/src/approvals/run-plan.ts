@@ -2,7 +2,7 @@
 // and each effect right after; a failure undoes the done steps in reverse. Progress is kept per step in the approval
 // itself, so a redelivered job resumes where the last one stopped, and a step never runs twice (each step runs under
 // its own operation id: a step found `running` is run again under that id, which the executors answer from their ledger).
-import { type Approval, type ApprovalStep, isSkillName, type SkillName } from '@lumibase/shared';
+import { type Approval, type ApprovalStep, isSkillName, quotedSkill, type SkillName } from '@lumibase/shared';
 import type { ApprovalTargets } from '../skills/approval-targets.js';
 import { SKILL_MODULES } from '../skills/skill-modules.js';
 import { expire, settle } from './approval-operations.js';
@@ -88,7 +88,7 @@ async function checkTarget({ targets }: RunPlanOptions, approval: Approval, inde
   const comparable = (candidate: typeof target) =>
     JSON.stringify(candidate && createdEarlier && !planned?.collectionId ? { ...candidate, collectionId: undefined } : (candidate ?? null));
   if (comparable(planned) !== comparable(target))
-    throw new StepFailure(index + 1, `step ${index + 1} (${step.skillName}): its target changed since the plan was approved`, true);
+    throw new StepFailure(index + 1, `step ${index + 1} (${quotedSkill(step.skillName)}): its target changed since the plan was approved`, true);
 }
 
 async function runStep(options: RunPlanOptions, approval: Approval, index: number): Promise<unknown> {
@@ -109,14 +109,14 @@ async function runStep(options: RunPlanOptions, approval: Approval, index: numbe
     const failure = describeFailure(error, step.skillName, (internal) =>
       options.reportError?.(internal, { skillName: step.skillName, siteId: approval.siteId }),
     );
-    throw new StepFailure(number, `step ${number} (${step.skillName}) failed: ${failure.message}`);
+    throw new StepFailure(number, `step ${number} (${quotedSkill(step.skillName)}) failed: ${failure.message}`);
   }
   const verify = SKILL_MODULES[step.skillName].verify as
     | ((args: Record<string, unknown>, result: unknown, site: never) => Promise<string | undefined>)
     | undefined;
   const view = options.targets.siteView?.(approval.siteId);
   const problem = verify && view ? await verify(step.arguments, result, view.site as never) : undefined;
-  if (problem) throw new StepFailure(number, `step ${number} (${step.skillName}) did not take effect: ${problem}`);
+  if (problem) throw new StepFailure(number, `step ${number} (${quotedSkill(step.skillName)}) did not take effect: ${problem}`);
   return result;
 }
 

@@ -124,7 +124,7 @@ describe('a worker killed between settling an approval and its audit entry, twic
       message.content.startsWith(`Update on approval ${approvalId}`),
     );
     // Fixed words for people; who decided and the result travel as data, which the model reads as a tool result.
-    expect(notes.map((note) => note.content)).toEqual([`Update on approval ${approvalId}: deleteCollection was approved and ran.`]);
+    expect(notes.map((note) => note.content)).toEqual([`Update on approval ${approvalId}: “Delete a collection” was approved and ran.`]);
     expect(notes[0]!.results).toMatchObject([
       { approvalId, decision: { status: 'approved', decidedBy: { name: admin.name }, result: { deleted: 'posts' } } },
     ]);

@@ -88,7 +88,7 @@ describe('each policy mode for each kind of skill', () => {
         const { shape, ran, outcome } = await tierOf(skill.name, { skills: { [skill.name]: mode } });
         expect(shape).toBe(expected[kindOf(skill)][mode]);
         expect(ran).toBe(shape === 'auto' || shape === 'warn');
-        if (shape === 'off') expect(outcome).toMatchObject({ message: `${skill.name} is turned off for this site` });
+        if (shape === 'off') expect(outcome).toMatchObject({ message: `“${skill.action}” is turned off for this site` });
       });
 });
 
@@ -171,12 +171,12 @@ describe('hourly limits per skill per site', () => {
     expect(refused).toMatchObject({
       status: 'denied',
       reason: 'limit_reached',
-      message: 'the hourly limit of createItem for this site is reached',
+      message: 'the hourly limit of “Create an item” for this site is reached',
     });
     expect((await run('deleteItem', { collection: 'posts', id: 'a' })).status).toBe('pending_approval');
     expect(await run('deleteItem', { collection: 'posts', id: 'b' })).toMatchObject({
       status: 'denied',
-      message: 'the hourly limit of deleteItem for this site is reached',
+      message: 'the hourly limit of “Delete an item” for this site is reached',
     });
     // Another skill and another site have their own counts.
     expect((await run('updateItem', { collection: 'posts', id: 'a', data: {} })).status).toBe('executed');
@@ -187,8 +187,8 @@ describe('hourly limits per skill per site', () => {
     expect(elsewhere.status).toBe('executed');
     const audit = await site.audit.list({ limit: 10 });
     expect(audit.filter((entry) => entry.action === 'denied').map((entry) => entry.detail)).toEqual([
-      expect.objectContaining({ reason: 'limit_reached', message: 'the hourly limit of deleteItem for this site is reached', limit: 1 }),
-      expect.objectContaining({ reason: 'limit_reached', message: 'the hourly limit of createItem for this site is reached', limit: 2 }),
+      expect.objectContaining({ reason: 'limit_reached', message: 'the hourly limit of “Delete an item” for this site is reached', limit: 1 }),
+      expect.objectContaining({ reason: 'limit_reached', message: 'the hourly limit of “Create an item” for this site is reached', limit: 2 }),
     ]);
   });
 });

@@ -59,7 +59,7 @@ it('two servers share one hourly count: of 24 concurrent calls with a limit of 5
   expect(outcomes.filter((outcome) => outcome.status === 'executed')).toHaveLength(5);
   const refused = outcomes.filter((outcome) => outcome.status === 'denied');
   expect(refused).toHaveLength(19);
-  for (const outcome of refused) expect(outcome.message).toBe('the hourly limit of createItem for this site is reached');
+  for (const outcome of refused) expect(outcome.message).toBe('the hourly limit of “Create an item” for this site is reached');
   expect(recorder.calls).toHaveLength(5);
 
   // Approvals requested count the same way, through either server.

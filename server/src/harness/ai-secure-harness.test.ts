@@ -67,7 +67,7 @@ describe('AISecureHarness.execute', () => {
     expect(outcome).toMatchObject({ status: 'denied', reason: 'invalid_arguments' });
     if (outcome.status !== 'denied') return;
     expect(outcome.details!.map((detail) => detail.path).sort()).toEqual(['collection', 'extra', 'field.type']);
-    expect(outcome.message).toMatch(/^Invalid arguments for createField: /);
+    expect(outcome.message).toMatch(/^Invalid arguments for “Add a field”: /);
   });
 
   it('refuses a __proto__ key in item data before any executor sees it', async () => {
@@ -84,7 +84,7 @@ describe('AISecureHarness.execute', () => {
     expect(outcome).toMatchObject({
       status: 'denied',
       reason: 'missing_capabilities',
-      message: 'createItem needs content:write, which you do not hold in this site.',
+      message: '“Create an item” needs content:write, which you do not hold in this site.',
       details: [{ path: 'capabilities', message: 'missing content:write' }],
     });
   });
@@ -191,7 +191,7 @@ describe('AISecureHarness.execute', () => {
     expect(outcome).toMatchObject({
       status: 'denied',
       reason: 'execution_failed',
-      message: 'listItems failed with an internal error',
+      message: '“List items” failed with an internal error',
       code: 'INTERNAL',
     });
     expect(reportError).toHaveBeenCalledWith(expect.any(TypeError), { skillName: 'listItems', siteId: ctx.siteId });

@@ -17,6 +17,7 @@ import {
   missingCapabilities,
   parseSkillArguments,
   PLAN_SKILL_NAME,
+  quotedSkill,
   writesSite,
 } from '@lumibase/shared';
 import { dryRunStep, SimulatedSite } from '../skills/dry-run.js';
@@ -150,7 +151,7 @@ export class AISecureHarness {
       const outcome = denied(
         { name, arguments: jsonSafe(toolCall.arguments) },
         'invalid_arguments',
-        `Invalid arguments for ${name}: ${summary}`,
+        `Invalid arguments for ${quotedSkill(name)}: ${summary}`,
         parsed.details,
       );
       await record({ action: 'denied', skillName: name, detail: denialDetail(outcome, context) });
@@ -160,7 +161,7 @@ export class AISecureHarness {
 
     if (!hasCapabilities(context.actor, skill.requiredCapabilities)) {
       const missing = missingCapabilities(context.actor, skill.requiredCapabilities);
-      const message = `${name} needs ${missing.join(', ')}, which you do not hold in this site.`;
+      const message = `${quotedSkill(name)} needs ${missing.join(', ')}, which you do not hold in this site.`;
       const details = missing.map((capability) => ({ path: 'capabilities', message: `missing ${capability}` }));
       const outcome = denied(call, 'missing_capabilities', message, details);
       await record({ action: 'denied', skillName: name, detail: denialDetail(outcome, context) });
@@ -176,7 +177,7 @@ export class AISecureHarness {
         status: 'denied' as const,
         skill: call,
         reason: 'turned_off' as const,
-        message: `${name} is turned off for this site`,
+        message: `${quotedSkill(name)} is turned off for this site`,
       };
       await record({
         action: 'denied',
@@ -198,7 +199,7 @@ export class AISecureHarness {
         status: 'denied' as const,
         skill: call,
         reason: 'limit_reached' as const,
-        message: `the hourly limit of ${name} for this site is reached`,
+        message: `the hourly limit of ${quotedSkill(name)} for this site is reached`,
       };
       await record({
         action: 'denied',
@@ -224,7 +225,7 @@ export class AISecureHarness {
         status: 'pending_approval',
         skill: call,
         approvalId: existing.id,
-        message: `${name} with these arguments is already waiting for a human admin's approval (approval ${existing.id}); no second request was made.`,
+        message: `${quotedSkill(name)} with these arguments is already waiting for a human admin's approval (approval ${existing.id}); no second request was made.`,
       });
       const existing = await approvals.findPendingIdentical(name, parsed.arguments);
       if (existing) {
@@ -277,7 +278,7 @@ export class AISecureHarness {
         status: 'pending_approval',
         skill: call,
         approvalId: approval.id,
-        message: `${name} needs a human admin's approval; approval ${approval.id} is pending.`,
+        message: `${quotedSkill(name)} needs a human admin's approval; approval ${approval.id} is pending.`,
       };
     }
 
@@ -320,7 +321,7 @@ export class AISecureHarness {
         status: 'denied',
         skill: call,
         reason: 'execution_failed',
-        message: failure.code === 'INTERNAL' ? failure.message : `${name} failed: ${failure.message}`,
+        message: failure.code === 'INTERNAL' ? failure.message : `${quotedSkill(name)} failed: ${failure.message}`,
         ...(failure.code ? { code: failure.code } : {}),
         ...(failure.details ? { details: failure.details } : {}),
       };
@@ -350,7 +351,7 @@ export class AISecureHarness {
       });
       // A first step that cannot succeed is stored as before (its impact says why); later ones are denied, the model may fix them.
       if (!dry.ok && step > 1) {
-        const message = `${call.name} cannot be planned as step ${step}: ${dry.reason}.`;
+        const message = `${quotedSkill(call.name)} cannot be planned as step ${step}: ${dry.reason}.`;
         const outcome: SkillOutcome = {
           status: 'denied',
           skill: call,
@@ -383,7 +384,7 @@ export class AISecureHarness {
       skill: call,
       approvalId: plan.id,
       step,
-      message: `${call.name} is step ${step} of a plan that needs a human admin's approval (approval ${plan.id}).`,
+      message: `${quotedSkill(call.name)} is step ${step} of a plan that needs a human admin's approval (approval ${plan.id}).`,
     };
   }
 

@@ -180,7 +180,7 @@ describe('the echo planner through /ai/chat', () => {
     expect(reply).toMatchObject({
       status: 'denied',
       reason: 'missing_capabilities',
-      message: 'createItem needs content:write, which you do not hold in this site.',
+      message: '“Create an item” needs content:write, which you do not hold in this site.',
     });
   });
 

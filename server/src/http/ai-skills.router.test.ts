@@ -93,7 +93,7 @@ describe('POST /ai/skills/:name', () => {
     );
     const response = await run(admin, 'listItems', { collection: 'posts' });
     expect(response.status).toBe(403);
-    expect(response.body.error.message).toBe('listItems is turned off for this site');
+    expect(response.body.error.message).toBe('“List items” is turned off for this site');
     await server.request('PUT', '/ai/policy', { token: admin.token, siteId, body: { skills: { listItems: 'auto' } } });
   });
 });

@@ -172,7 +172,7 @@ describe('deliveries', () => {
     const approvalId = chat.body.data.approvalId as string;
     const [delivery] = await until(() => receiver.forPath('/slack').length >= 1 && receiver.forPath('/slack'));
     expect(Object.keys(delivery!.body)).toEqual(['text']);
-    expect(delivery!.body.text).toContain('asked the Copilot to run `deleteCollection`');
+    expect(delivery!.body.text).toContain('asked the Copilot to run “Delete a collection”');
     expect(delivery!.body.text).toContain(`<https://cms.example.test/settings/ai-approvals#approval-${approvalId}|Open the approval>`);
     expect(delivery!.body.text).toMatch(/^\*.+\* asked/);
   });

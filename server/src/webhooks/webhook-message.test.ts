@@ -45,7 +45,7 @@ describe('webhook messages', () => {
       requestedBy: { name: 'Ann & co' },
     };
     expect(slackText('approval-created', { approval: { ...approval, status: 'pending' } }, 'https://cms.test')).toBe(
-      '*Ann &amp; co* asked the Copilot to run `deleteItem` {"collection":"posts","id":"&lt;b&gt;"}: waiting for approval. <https://cms.test/settings/ai-approvals#approval-a1|Open the approval>',
+      '*Ann &amp; co* asked the Copilot to run “Delete an item” {"collection":"posts","id":"&lt;b&gt;"}: waiting for approval. <https://cms.test/settings/ai-approvals#approval-a1|Open the approval>',
     );
     expect(
       slackText('approval-decided', { approval: { ...approval, status: 'rejected', decidedBy: { name: 'Bo' } } }, 'https://cms.test'),

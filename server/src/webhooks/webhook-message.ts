@@ -1,6 +1,6 @@
 // What a delivery sends: the body (json, or Slack's `{ text }`) and its signed headers.
 import { createHmac } from 'node:crypto';
-import type { WebhookFormat } from '@lumibase/shared';
+import { quotedSkill, type WebhookFormat } from '@lumibase/shared';
 
 /** `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` — receivers recompute it over the bytes they got. */
 export function signWebhook(secret: string, timestamp: number, rawBody: string): string {
@@ -35,7 +35,7 @@ export function slackText(event: string, payload: Record<string, unknown>, studi
   const approval = payload.approval as ApprovalLike | undefined;
   if (approval) {
     const card = `${studioUrl}/settings/ai-approvals#approval-${approval.id}`;
-    const asked = `*${escapeSlack(approval.requestedBy?.name ?? 'Someone')}* asked the Copilot to run \`${escapeSlack(approval.skillName ?? '?')}\` ${escapeSlack(describeArguments(approval.arguments))}`;
+    const asked = `*${escapeSlack(approval.requestedBy?.name ?? 'Someone')}* asked the Copilot to run ${escapeSlack(quotedSkill(approval.skillName ?? ''))} ${escapeSlack(describeArguments(approval.arguments))}`;
     const link = `<${card}|Open the approval>`;
     if (event === 'approval-created') return `${asked}: waiting for approval. ${link}`;
     const decider = approval.decidedBy?.name ? ` by *${escapeSlack(approval.decidedBy.name)}*` : '';
@@ -59,7 +59,7 @@ export function slackText(event: string, payload: Record<string, unknown>, studi
   }
   if (event === 'copilot-notice') {
     const notice = payload.notice as { skillName?: string; actor?: { name?: string }; arguments?: Record<string, unknown> } | undefined;
-    return `*${escapeSlack(notice?.actor?.name ?? 'Someone')}*'s Copilot ran \`${escapeSlack(notice?.skillName ?? '?')}\` ${escapeSlack(describeArguments(notice?.arguments))} at once (policy: warn). <${studioUrl}/settings/ai-approvals|Review or undo it>`;
+    return `*${escapeSlack(notice?.actor?.name ?? 'Someone')}*'s Copilot ran ${escapeSlack(quotedSkill(notice?.skillName ?? ''))} ${escapeSlack(describeArguments(notice?.arguments))} at once (policy: warn). <${studioUrl}/settings/ai-approvals|Review or undo it>`;
   }
   return `LumiBase ${escapeSlack(event)}: ${escapeSlack(String(payload.message ?? 'test event'))} <${studioUrl}|Open the Studio>`;
 }

@@ -7,3 +7,4 @@ export * from './parse-skill-arguments.js';
 export { LONG_TEXT_MAX } from './arguments.js';
 export * from './tools.js';
 export * from './outcome.js';
+export * from './skill-label.js';

@@ -134,7 +134,7 @@ describe('a decided approval from a conversation', () => {
     });
     // The decider's name and reason travel as data, never in the note's words.
     expect(await lastMessage(siteId, conversationId)).toEqual({
-      content: `Update on approval ${approvalId}: deleteCollection was rejected; it did not run.`,
+      content: `Update on approval ${approvalId}: “Delete a collection” was rejected; it did not run.`,
       decision: { status: 'rejected', decidedBy: { name: 'Bob' }, reason: 'that was an injection' },
     });
   });
@@ -151,11 +151,11 @@ describe('a decided approval from a conversation', () => {
       return lastMessage(siteId, conversationId);
     };
     expect(await run({ error: new Error('disk full') })).toEqual({
-      content: `Update on approval ${approvalId}: deleteCollection was approved but failed; it is pending again.`,
+      content: `Update on approval ${approvalId}: “Delete a collection” was approved but failed; it is pending again.`,
       decision: { status: 'failed', error: expect.any(String) },
     });
     expect(await run({ result: { deleted: 'posts', items: 3 } })).toEqual({
-      content: `Update on approval ${approvalId}: deleteCollection was approved and ran.`,
+      content: `Update on approval ${approvalId}: “Delete a collection” was approved and ran.`,
       decision: { status: 'approved', decidedBy: { name: 'Bob' }, result: { deleted: 'posts', items: 3 } },
     });
   });

@@ -9,6 +9,7 @@ import {
   parseSkillArguments,
   type SkillOutcome,
   type ToolSpec,
+  quotedSkill,
 } from '@lumibase/shared';
 import type { HarnessActor } from '../../harness/ai-secure-harness.js';
 import type { Planner } from '../../llm/planner.js';
@@ -131,7 +132,7 @@ function notAskingAgain(harness: TurnHarness, rejected: readonly { skillName: st
         status: 'denied',
         skill: { name: call.name, arguments: call.arguments },
         reason: 'already_rejected',
-        message: `${call.name} with these arguments was just rejected by an admin; it is not asked again.`,
+        message: `${quotedSkill(call.name)} with these arguments was just rejected by an admin; it is not asked again.`,
       };
     },
     ...(harness.commitPlan ? { commitPlan: harness.commitPlan.bind(harness) } : {}),

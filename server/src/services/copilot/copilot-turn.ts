@@ -7,6 +7,7 @@ import {
   type SkillOutcome,
   type TokenUsage,
   type ToolSpec,
+  quotedSkill,
 } from '@lumibase/shared';
 import type { HarnessContext, ToolCall } from '../../harness/ai-secure-harness.js';
 import { ModelCallError } from '../../llm/model-call-error.js';
@@ -71,7 +72,7 @@ export async function runCopilotTurn(options: CopilotTurnOptions): Promise<TurnR
   const single = plan.steps.length === 1;
   for (const [index, outcome] of result.outcomes.entries()) {
     if (outcome.status !== 'pending_approval' || outcome.approvalId !== plan.id) continue;
-    const name = outcome.skill.name;
+    const name = quotedSkill(outcome.skill.name);
     const message = committed.alreadyPending
       ? `${single ? `${name} with these arguments` : 'The same plan'} is already waiting for a human admin's approval (approval ${committed.approvalId}); no second request was made.`
       : single
@@ -187,7 +188,7 @@ function malformedCall(call: PlannedToolCall): SkillOutcome {
     status: 'denied',
     skill: { name: call.name, arguments: call.arguments },
     reason: 'invalid_arguments',
-    message: `Invalid arguments for ${call.name}: ${call.argumentsError}`,
+    message: `Invalid arguments for ${quotedSkill(call.name)}: ${call.argumentsError}`,
     details: [{ path: 'arguments', message: call.argumentsError ?? 'malformed' }],
   };
 }
@@ -205,7 +206,7 @@ async function modelCallRefused(call: PlannedToolCall, count: (() => Promise<voi
       status: 'denied',
       skill: { name: call.name, arguments: call.arguments },
       reason: 'limit_reached',
-      message: `${error.message}: ${call.name} was not run`,
+      message: `${error.message}: ${quotedSkill(call.name)} was not run`,
     };
   }
 }
@@ -215,7 +216,7 @@ function tooManyCalls(call: PlannedToolCall, cap: number): SkillOutcome {
     status: 'denied',
     skill: { name: call.name, arguments: call.arguments },
     reason: 'limit_reached',
-    message: `At most ${cap} tool calls per step: ${call.name} was not run`,
+    message: `At most ${cap} tool calls per step: ${quotedSkill(call.name)} was not run`,
   };
 }
 

@@ -12,6 +12,7 @@ import {
   type SkillOutcome,
   UnavailableError,
   ValidationError,
+  quotedSkill,
 } from '@lumibase/shared';
 import type { z } from 'zod';
 import type { HarnessActor, HarnessContext, ToolCall } from '../../harness/ai-secure-harness.js';
@@ -43,10 +44,10 @@ export class RunSkillService {
     const skill = findSkill(name);
     if (!skill) throw new NotFoundError({ message: `No skill named ${name.slice(0, NAME_SHOWN)}` });
     if (isDangerous(skill)) {
-      throw new ForbiddenError({ message: `${name} changes the site: only the Copilot may ask for it, and an admin approves it` });
+      throw new ForbiddenError({ message: `${quotedSkill(name)} changes the site: only the Copilot may ask for it, and an admin approves it` });
     }
     await this.options.rateLimiter.consume(actor.id);
-    const outcome = await this.options.harness.execute({ siteId, actor, message: `Studio: ${name}` }, { name, arguments: args });
+    const outcome = await this.options.harness.execute({ siteId, actor, message: `Studio: ${skill.action}` }, { name, arguments: args });
     if (outcome.status === 'denied') throw errorFor(outcome);
     return outcome;
   }

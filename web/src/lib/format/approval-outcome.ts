@@ -1,15 +1,12 @@
 // What happened to an approval, in one set of words for everyone who sees it (the requester's Copilot panel, the
 // approver's card, toasts): the final arguments when an approver changed them ("approved with changes by Bea"), why an
 // approval ended (its target changed, its time ran out, its requester withdrew it), never a skill's internal name.
-import { type ApprovalJson, findSkill, SKILL_NAMES } from '@lumibase/shared';
+import { type ApprovalJson, findSkill, SKILL_NAMES, skillLabel } from '@lumibase/shared';
 
 type Loose = Record<string, unknown>;
 
-/** "Delete a collection" for deleteCollection; an unknown skill keeps a neutral word, never its camelCase name. */
-export function skillLabel(skillName: string): string {
-  if (skillName === 'plan') return 'A plan of several changes';
-  return findSkill(skillName)?.action ?? 'A Copilot request';
-}
+/** "Delete a collection" for deleteCollection (the server's words use the same labels). */
+export { skillLabel };
 
 const SKILL_NAME_PATTERN = new RegExp(`\\b(${SKILL_NAMES.join('|')})\\b`, 'g');
 
