@@ -77,8 +77,10 @@ export async function runPlan(options: RunPlanOptions): Promise<Approval> {
 /** The step's target as the site now stands is the one planned; a target bound by name matches a collection an earlier step created. */
 async function checkTarget({ targets }: RunPlanOptions, approval: Approval, index: number): Promise<void> {
   const step = approval.steps[index]!;
-  const { target } = await targets.inspect(approval.siteId, step.skillName, step.arguments);
   const planned = step.target;
+  const inspected = (await targets.inspect(approval.siteId, step.skillName, step.arguments)).target;
+  // An item an earlier step updates was planned without a revision (dry-run.ts): its revision now is the earlier step's.
+  const target = inspected?.kind === 'item' && planned?.kind === 'item' && planned.revision === undefined ? { ...inspected, revision: undefined } : inspected;
   if (!planned && !target) return;
   const createdEarlier =
     planned?.collection !== undefined &&

@@ -1,7 +1,7 @@
 // A pending approval whose target changes expires on its own, with reason target_changed, within 10 seconds of the
 // change, pushed as approval-decided (API.md, decide rules) — on the real composed server, the change made over REST.
 import { type Approval, ApprovalJson } from '@lumibase/shared';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 import { eventually } from '../testing/eventually.js';
 
@@ -105,4 +105,51 @@ it('expires a pending field change when the field is changed in place or deleted
   changedAt = Date.now();
   expect((await as('DELETE', '/collections/cars/fields/make')).status).toBe(204);
   await expectExpiredByChange(removal, changedAt, seq);
+});
+
+describe('an item change waiting for approval (the policy asks before updateItem)', () => {
+  beforeAll(async () => {
+    expect((await as('PUT', '/ai/policy', { skills: { updateItem: 'ask' } })).status).toBe(200);
+    expect((await as('POST', '/collections', { name: 'drafts', fields: [{ name: 'title', type: 'string' }] })).status).toBe(201);
+  });
+  const create = async (title: string) => (await as('POST', '/items/drafts', { data: { title } })).body.data as { id: string };
+
+  it('is bound to the item as it was asked about: its collection, id and revision', async () => {
+    const item = await create('Bound');
+    const approval = await ask(`update item ${item.id} in drafts with {"title": "Renamed"}`);
+    expect(approval.target).toMatchObject({ kind: 'item', collection: 'drafts', id: item.id, revision: 1 });
+    expect(approval.target?.collectionId).toEqual(expect.any(String));
+    expect(approval.impact).toMatchObject({ items: [{ id: item.id, title: 'Bound' }] });
+  });
+
+  it('expires when the item is edited over REST, and one on another item stays pending', async () => {
+    const item = await create('Edited meanwhile');
+    const other = await create('Left alone');
+    const approval = await ask(`update item ${item.id} in drafts with {"title": "From the Copilot"}`);
+    const untouched = await ask(`update item ${other.id} in drafts with {"title": "From the Copilot"}`);
+    const seq = await seqNow();
+    const changedAt = Date.now();
+    expect((await as('PATCH', `/items/drafts/${item.id}`, { data: { title: 'Typed by a person' } })).status).toBe(200);
+    await expectExpiredByChange(approval, changedAt, seq);
+    expect((await as('GET', `/ai/approvals/${untouched.id}`)).body.data).toMatchObject({ status: 'pending', revision: untouched.revision });
+  });
+
+  it('expires when the item is deleted', async () => {
+    const item = await create('Deleted meanwhile');
+    const approval = await ask(`update item ${item.id} in drafts with {"title": "Too late"}`);
+    const seq = await seqNow();
+    const changedAt = Date.now();
+    expect((await as('DELETE', `/items/drafts/${item.id}`)).status).toBe(204);
+    await expectExpiredByChange(approval, changedAt, seq);
+  });
+});
+
+it('expires a pending deletion of an item deleted over REST meanwhile', async () => {
+  expect((await as('POST', '/collections', { name: 'memos', fields: [{ name: 'title', type: 'string' }] })).status).toBe(201);
+  const item = (await as('POST', '/items/memos', { data: { title: 'Gone' } })).body.data;
+  const approval = await ask(`delete item ${item.id} from memos`);
+  const seq = await seqNow();
+  const changedAt = Date.now();
+  expect((await as('DELETE', `/items/memos/${item.id}`)).status).toBe(204);
+  await expectExpiredByChange(approval, changedAt, seq);
 });

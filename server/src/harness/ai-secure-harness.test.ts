@@ -175,7 +175,7 @@ describe('AISecureHarness.execute', () => {
       status: 'denied',
       reason: 'execution_failed',
       skill: { name: 'createItem', arguments: { collection: 'posts', data: {} } },
-      message: 'createItem failed: Item data is invalid',
+      message: '“Create an item” failed: Item data is invalid',
       code: 'VALIDATION_FAILED',
       details: [{ path: 'data.title', message: 'required' }],
     });

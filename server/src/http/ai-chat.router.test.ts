@@ -191,7 +191,7 @@ describe('the echo planner through /ai/chat', () => {
       status: 'denied',
       reason: 'execution_failed',
       code: 'NOT_FOUND',
-      message: 'listItems failed: Collection "nowhere" not found',
+      message: '“List items” failed: Collection "nowhere" not found',
     });
     const invalid = (await chat(admin, 'create item in posts with {"colour":"red"}')).body.data;
     expect(invalid).toMatchObject({

@@ -1,7 +1,8 @@
 // deleteItem: an item, into the trash; a re-run after a run that got as far as deleting it succeeds.
-import { type ApprovalTarget, ForbiddenError } from '@lumibase/shared';
+import { ForbiddenError } from '@lumibase/shared';
 import { restorable, titleOf } from './impact-words.js';
 import { itemNotFound } from './item-not-found.js';
+import { itemTarget } from './item-target.js';
 import { runOnce, tolerating } from './run-once.js';
 import { writeContext } from './skill-dependencies.js';
 import type { SkillModule } from './skill-module.js';
@@ -28,16 +29,7 @@ export const deleteItemSkill: SkillModule<'deleteItem'> = {
       },
     }),
   inspect: async ({ collection, id }, context) => {
-    const { site } = context;
-    const record = await site.collection(collection);
-    const item = record ? await site.item(record.id, id) : null;
-    const target: ApprovalTarget = {
-      kind: 'item',
-      collection,
-      ...(record ? { collectionId: record.id } : {}),
-      // The revision binds the approval to the content its approver saw: an edit since changes the target.
-      ...(item ? { id: item.id, revision: item.revision } : {}),
-    };
+    const { target, item } = await itemTarget(context.site, collection, id);
     if (!item) return { target, impact: { summary: `The item ${id} does not exist in ${collection}` } };
     const title = titleOf(item.data);
     return {

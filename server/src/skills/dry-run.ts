@@ -27,6 +27,8 @@ export class SimulatedSite implements SiteView {
   /** Which step created a field: `${collection}/${field}`. */
   private readonly fieldSteps = new Map<string, number>();
   private readonly removedItems = new Set<string>();
+  /** Items an earlier step updates: their revision then is not known yet, so a later step's target names them without one. */
+  private readonly updatedItems = new Set<string>();
 
   constructor(private readonly base: SiteView) {}
 
@@ -55,6 +57,11 @@ export class SimulatedSite implements SiteView {
 
   user(userId: string) {
     return this.base.user(userId);
+  }
+
+  /** An earlier step of the plan updates this item. */
+  updatedEarlier(collectionId: string, id: string): boolean {
+    return this.updatedItems.has(`${collectionId}/${id}`);
   }
 
   /** The step that creates this collection (or this field of it), if one of the plan's does. */
@@ -106,6 +113,11 @@ export class SimulatedSite implements SiteView {
         if (current) this.removedItems.add(`${current.id}/${args.id as string}`);
         return;
       }
+      case 'updateItem': {
+        const current = await this.collection(name);
+        if (current) this.updatedItems.add(`${current.id}/${args.id as string}`);
+        return;
+      }
       default:
         return;
     }
@@ -126,13 +138,21 @@ export async function dryRunStep(
   const refusal = await refusalOf(site, skillName, args);
   if (refusal) return { ok: false, reason: refusal };
   const preview = await SKILL_MODULES[skillName].inspect(args as never, { ...context, site });
+  const target = preview.target && (await withoutUnknownRevision(site, preview.target));
   const summary = await sentenceOf(site, skillName, args, preview.impact?.summary);
   await site.apply(skillName, args, step);
   return {
     ok: true,
-    ...(preview.target ? { target: preview.target } : {}),
+    ...(target ? { target } : {}),
     ...(summary !== undefined ? { impact: { ...preview.impact, summary } } : {}),
   };
+}
+
+/** An item an earlier step updates is named without a revision (the check before the step runs then ignores it). */
+async function withoutUnknownRevision(site: SimulatedSite, target: ApprovalTarget): Promise<ApprovalTarget> {
+  if (target.kind !== 'item' || !target.collectionId || !target.id || !site.updatedEarlier(target.collectionId, target.id)) return target;
+  const { revision: _unknown, ...rest } = target;
+  return rest;
 }
 
 /** Why the call cannot succeed on the simulated site, or undefined. */
@@ -197,7 +217,7 @@ async function sentenceOf(
       return `Creates an item${title ? ` "${title}"` : ''} in ${collection}${suffix}`;
     }
     case 'updateItem':
-      return `Updates the item ${args.id as string} of ${collection}${suffix}`;
+      return inspected ?? `Updates the item ${args.id as string} of ${collection}${suffix}`;
     case 'deleteItem':
       return inspected ?? `Deletes the item ${args.id as string} of ${collection}${suffix}`;
     default:
