@@ -261,7 +261,7 @@ describe('Studio layout', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-approval-id'))).toBe(next);
   });
 
-  it('shows the items table’s Updated column (or a scroll hint) at 1440, with numbers formatted', async () => {
+  it('shows the items table’s Updated column at 1440 with no sideways scroll (ids shortened, full id as tooltip), with numbers formatted', async () => {
     const page = await openAs(DESKTOP);
     await page.goto(`${studio().baseUrl}/content/products`);
     await page.locator('tbody tr').first().waitFor();
@@ -273,6 +273,13 @@ describe('Studio layout', () => {
     // A table that is wider than its frame always says so.
     const overflowing = await page.locator('.table-wrap').evaluate((element) => element.scrollWidth > element.clientWidth + 1);
     expect(await hint.count()).toBe(overflowing ? 1 : 0);
+    // With the default columns it is not wider at 1440: no sideways scroll (the ID column is short, the full id its tooltip).
+    expect(await page.locator('.table-wrap').evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(1);
+    expect(fits).toBe(true);
+    const idCell = page.locator('tbody tr:first-child td[data-item-id-cell]');
+    const fullId = await page.locator('tbody tr').first().getAttribute('data-item-id');
+    expect(await idCell.getAttribute('title')).toBe(fullId);
+    expect(fullId?.endsWith(((await idCell.textContent()) ?? '').trim().replace('…', ''))).toBe(true);
     // In the browser's locale ("349.65" in en-US), never 349.65000000000003.
     const price = await page.evaluate(() => new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 }).format(349.65));
     expect(price).not.toContain('0000');

@@ -232,4 +232,61 @@ describe('Studio tells the truth', () => {
     expect(await seen(toast)).not.toMatch(CAMEL_SKILL);
     await picture(toast, 'after-5-request-toast');
   });
+  it('the server’s own words name skills by their action: a skill turned off reads “Delete a collection” is turned off', async () => {
+    await root.createCollection(siteId, { name: 'drafts', fields: [{ name: 'title', type: 'string' }] });
+    await beaApi.send('PUT', '/ai/policy', { siteId, body: { skills: { deleteCollection: 'off' } } });
+    try {
+      // On the wire: the chat's answer and its outcome's message, before any Studio wording.
+      const answered = await beaApi.send<{ results: { message?: string; skill: { name: string } }[] }>('POST', '/ai/chat', {
+        siteId,
+        body: { message: 'delete collection drafts' },
+      });
+      expect(answered.results[0]).toMatchObject({ skill: { name: 'deleteCollection' }, message: '“Delete a collection” is turned off for this site' });
+      for (const result of answered.results) expect(result.message ?? '').not.toMatch(CAMEL_SKILL);
+      const page = await browserOf(bea, '/content');
+      await openCopilot(page);
+      const reply = await ask(page, 'delete collection drafts');
+      await expect.poll(() => seen(reply)).toMatch(/“Delete a collection” is turned off for this site/);
+      expect(await seen(page.locator('#copilot-panel'))).not.toMatch(CAMEL_SKILL);
+    } finally {
+      await beaApi.send('PUT', '/ai/policy', { siteId, body: { skills: { deleteCollection: 'ask' } } });
+    }
+  });
+
+  it('says for how many days a deleted collection or field can be restored, in the prompts and on the cards', async () => {
+    await root.createCollection(siteId, {
+      name: 'binned',
+      fields: [
+        { name: 'title', type: 'string' },
+        { name: 'note', type: 'string' },
+      ],
+    });
+    await root.createItem(siteId, 'binned', { title: 'Kept for a while', note: 'n' });
+    const page = await browserOf(bea, '/content');
+    const dialog = page.getByRole('dialog');
+    // The collections list's prompt.
+    await page.getByRole('button', { name: 'Delete collection binned' }).click();
+    await expect.poll(() => seen(dialog.locator('[data-restorable]'))).toMatch(/restored for 30 days/);
+    await picture(dialog, 'after-9-collection-delete-prompt');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // The collection page's prompts: removing a field, deleting the collection.
+    await page.goto(`${studio.baseUrl}/content/binned?tab=fields`);
+    await page.getByRole('button', { name: 'Remove field note' }).click();
+    await expect.poll(() => seen(dialog.locator('[data-restorable]'))).toMatch(/restored for 30 days/);
+    await picture(dialog, 'after-9-field-remove-prompt');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Delete collection', exact: true }).click();
+    await expect.poll(() => seen(dialog.locator('[data-restorable]'))).toMatch(/restored for 30 days/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // The approval cards of both deletions say the same.
+    const annApi = await ApiClient.signIn(studio.baseUrl, ann.email, ann.password);
+    const field = await annApi.send<{ approvalId: string }>('POST', '/ai/chat', { siteId, body: { message: 'delete field note from binned' } });
+    const collection = await annApi.send<{ approvalId: string }>('POST', '/ai/chat', { siteId, body: { message: 'delete collection binned' } });
+    await page.goto(`${studio.baseUrl}/settings/ai-approvals`);
+    for (const id of [field.approvalId, collection.approvalId]) {
+      const card = page.locator(`#approval-${id}`);
+      await card.waitFor();
+      expect(await seen(card.locator('[data-restorable]'))).toMatch(/can be restored for 30 days/);
+    }
+  });
 });

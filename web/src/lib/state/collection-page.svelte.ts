@@ -25,7 +25,7 @@ export class CollectionPage {
   /** The item editor: open on an item, or on a new one (`{}`). */
   editor = $state<{ item?: ItemView } | undefined>();
   deletingItem = $state<ItemView>();
-  /** TRASH_RETENTION_DAYS, read from the trash the first time an item's deletion is asked for (its prompt says it). */
+  /** TRASH_RETENTION_DAYS, read from the trash the first time a deletion (item, field, collection) is asked for (its prompt says it). */
   trashRetentionDays = $state<number>();
   /** `suggesting`: opened from "Suggest a field" (a description pre-fills the add-field form). */
   fieldEditor = $state<{ field?: Field; suggesting?: boolean } | undefined>();
@@ -76,6 +76,22 @@ export class CollectionPage {
   /** Opens the delete prompt for `item`; it says for how long the trash keeps it. */
   readonly askToDeleteItem = (item: ItemView): void => {
     this.deletingItem = item;
+    this.#readRetention();
+  };
+
+  /** Opens the prompt to remove `field`; it says for how long the trash keeps the field and its values. */
+  readonly askToRemoveField = (field: Field): void => {
+    this.removingField = field;
+    this.#readRetention();
+  };
+
+  /** Opens the prompt to delete the collection; it says for how long the trash keeps it with its items. */
+  readonly askToDeleteCollection = (): void => {
+    this.deletingCollection = true;
+    this.#readRetention();
+  };
+
+  #readRetention(): void {
     const content = this.#studio.content;
     if (this.trashRetentionDays !== undefined || !content) return;
     content.api.trash
@@ -85,7 +101,7 @@ export class CollectionPage {
       })
       // The prompt then says "until it expires" without the number.
       .catch(() => undefined);
-  };
+  }
 
   /** Page, size, sort and filter live in the URL: reload and Back keep them. */
   readonly query: ItemQuery = $derived.by(() => readItemQuery(this.#options.url().searchParams));
