@@ -280,6 +280,11 @@ describe('Studio layout', () => {
     const fullId = await page.locator('tbody tr').first().getAttribute('data-item-id');
     expect(await idCell.getAttribute('title')).toBe(fullId);
     expect(fullId?.endsWith(((await idCell.textContent()) ?? '').trim().replace('…', ''))).toBe(true);
+    // The short id is seen whole: not cut inside its cell, not under the sticky actions column.
+    expect(await idCell.evaluate((cell) => cell.scrollWidth - cell.clientWidth)).toBeLessThanOrEqual(0);
+    const idBox = await idCell.boundingBox();
+    const actionsBox = await page.locator('tbody tr:first-child td.actions').boundingBox();
+    expect(idBox && actionsBox && idBox.x + idBox.width <= actionsBox.x + 1).toBe(true);
     // In the browser's locale ("349.65" in en-US), never 349.65000000000003.
     const price = await page.evaluate(() => new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 }).format(349.65));
     expect(price).not.toContain('0000');
