@@ -241,7 +241,10 @@ describe('Studio tells the truth', () => {
         siteId,
         body: { message: 'delete collection drafts' },
       });
-      expect(answered.results[0]).toMatchObject({ skill: { name: 'deleteCollection' }, message: '“Delete a collection” is turned off for this site' });
+      expect(answered.results[0]).toMatchObject({
+        skill: { name: 'deleteCollection' },
+        message: '“Delete a collection” is turned off for this site',
+      });
       for (const result of answered.results) expect(result.message ?? '').not.toMatch(CAMEL_SKILL);
       const page = await browserOf(bea, '/content');
       await openCopilot(page);
@@ -280,8 +283,14 @@ describe('Studio tells the truth', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     // The approval cards of both deletions say the same.
     const annApi = await ApiClient.signIn(studio.baseUrl, ann.email, ann.password);
-    const field = await annApi.send<{ approvalId: string }>('POST', '/ai/chat', { siteId, body: { message: 'delete field note from binned' } });
-    const collection = await annApi.send<{ approvalId: string }>('POST', '/ai/chat', { siteId, body: { message: 'delete collection binned' } });
+    const field = await annApi.send<{ approvalId: string }>('POST', '/ai/chat', {
+      siteId,
+      body: { message: 'delete field note from binned' },
+    });
+    const collection = await annApi.send<{ approvalId: string }>('POST', '/ai/chat', {
+      siteId,
+      body: { message: 'delete collection binned' },
+    });
     await page.goto(`${studio.baseUrl}/settings/ai-approvals`);
     for (const id of [field.approvalId, collection.approvalId]) {
       const card = page.locator(`#approval-${id}`);

@@ -2,7 +2,15 @@
 // its target and impact taken again, stored as a new revision for approvers to see. A plan's steps are edited or
 // removed (`steps`), the steps left dry-run again as one plan. Nothing runs: approving then runs what that revision
 // shows (decide-approval.ts), and under `selfApproval: false` not by its editor.
-import { actorRefOf, type Approval, type ErrorDetail, findSkill, parseSkillArguments, quotedSkill, ValidationError } from '@lumibase/shared';
+import {
+  actorRefOf,
+  type Approval,
+  type ErrorDetail,
+  findSkill,
+  parseSkillArguments,
+  quotedSkill,
+  ValidationError,
+} from '@lumibase/shared';
 import type { ApprovalTargets } from '../skills/approval-targets.js';
 import { dryRunPlan } from '../skills/dry-run.js';
 import { planApproval } from '../skills/plan-approval.js';

@@ -39,7 +39,11 @@ async function execute({ approval, executors, reportError }: RunApprovalOptions)
   if (!parsed.success) {
     return {
       ok: false,
-      failure: { message: `Stored arguments no longer valid for ${quotedSkill(skill.name)}`, code: 'VALIDATION_FAILED', details: parsed.details },
+      failure: {
+        message: `Stored arguments no longer valid for ${quotedSkill(skill.name)}`,
+        code: 'VALIDATION_FAILED',
+        details: parsed.details,
+      },
     };
   }
   const actor = approval.decidedBy ?? approval.requestedBy;

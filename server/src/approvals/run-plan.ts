@@ -80,7 +80,10 @@ async function checkTarget({ targets }: RunPlanOptions, approval: Approval, inde
   const planned = step.target;
   const inspected = (await targets.inspect(approval.siteId, step.skillName, step.arguments)).target;
   // An item an earlier step updates was planned without a revision (dry-run.ts): its revision now is the earlier step's.
-  const target = inspected?.kind === 'item' && planned?.kind === 'item' && planned.revision === undefined ? { ...inspected, revision: undefined } : inspected;
+  const target =
+    inspected?.kind === 'item' && planned?.kind === 'item' && planned.revision === undefined
+      ? { ...inspected, revision: undefined }
+      : inspected;
   if (!planned && !target) return;
   const createdEarlier =
     planned?.collection !== undefined &&
@@ -90,7 +93,11 @@ async function checkTarget({ targets }: RunPlanOptions, approval: Approval, inde
   const comparable = (candidate: typeof target) =>
     JSON.stringify(candidate && createdEarlier && !planned?.collectionId ? { ...candidate, collectionId: undefined } : (candidate ?? null));
   if (comparable(planned) !== comparable(target))
-    throw new StepFailure(index + 1, `step ${index + 1} (${quotedSkill(step.skillName)}): its target changed since the plan was approved`, true);
+    throw new StepFailure(
+      index + 1,
+      `step ${index + 1} (${quotedSkill(step.skillName)}): its target changed since the plan was approved`,
+      true,
+    );
 }
 
 async function runStep(options: RunPlanOptions, approval: Approval, index: number): Promise<unknown> {

@@ -187,8 +187,16 @@ describe('hourly limits per skill per site', () => {
     expect(elsewhere.status).toBe('executed');
     const audit = await site.audit.list({ limit: 10 });
     expect(audit.filter((entry) => entry.action === 'denied').map((entry) => entry.detail)).toEqual([
-      expect.objectContaining({ reason: 'limit_reached', message: 'the hourly limit of “Delete an item” for this site is reached', limit: 1 }),
-      expect.objectContaining({ reason: 'limit_reached', message: 'the hourly limit of “Create an item” for this site is reached', limit: 2 }),
+      expect.objectContaining({
+        reason: 'limit_reached',
+        message: 'the hourly limit of “Delete an item” for this site is reached',
+        limit: 1,
+      }),
+      expect.objectContaining({
+        reason: 'limit_reached',
+        message: 'the hourly limit of “Create an item” for this site is reached',
+        limit: 2,
+      }),
     ]);
   });
 });

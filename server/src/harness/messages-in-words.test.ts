@@ -60,7 +60,12 @@ describe('the gate’s messages name skills in words', () => {
       await stores.aiStores.forSite(off).policy.update({ skills: { [name]: 'off' } }, new Date());
       const limited = freshSiteId();
       await stores.aiStores.forSite(limited).policy.update({ limits: { [name]: 0 } }, new Date());
-      const outcomes = [await run(off), await run(limited), await run(freshSiteId(), viewer), await run(freshSiteId(), admin, { bogus: 1 })];
+      const outcomes = [
+        await run(off),
+        await run(limited),
+        await run(freshSiteId(), viewer),
+        await run(freshSiteId(), admin, { bogus: 1 }),
+      ];
       const failing = freshSiteId();
       recorder.behaviour = { error: new NotFoundError({ message: 'collection posts not found' }) };
       outcomes.push(await harness.execute({ siteId: failing, actor: admin, message: 'go' }, { name, arguments: CALLS[name] }));

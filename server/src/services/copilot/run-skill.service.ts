@@ -44,7 +44,9 @@ export class RunSkillService {
     const skill = findSkill(name);
     if (!skill) throw new NotFoundError({ message: `No skill named ${name.slice(0, NAME_SHOWN)}` });
     if (isDangerous(skill)) {
-      throw new ForbiddenError({ message: `${quotedSkill(name)} changes the site: only the Copilot may ask for it, and an admin approves it` });
+      throw new ForbiddenError({
+        message: `${quotedSkill(name)} changes the site: only the Copilot may ask for it, and an admin approves it`,
+      });
     }
     await this.options.rateLimiter.consume(actor.id);
     const outcome = await this.options.harness.execute({ siteId, actor, message: `Studio: ${skill.action}` }, { name, arguments: args });
