@@ -190,6 +190,8 @@ it('rolls back: a step failing at execution undoes the done steps in reverse; ba
   expect(settled.steps.map((step: any) => step.status)).toEqual(['undone', 'undone', 'undone', 'failed']);
   expect((await as(admin)('GET', '/collections/venues')).status).toBe(404);
   expect((await as(admin)('GET', '/items/notes')).body.data).toEqual([]);
+  // What the plan created is removed for good: nothing of it waits in the trash.
+  expect((await as(admin)('GET', '/trash')).body.data).toEqual([]);
   const audit = (await as(admin)('GET', '/ai/audit?limit=100')).body.data.filter((entry: any) => entry.approvalId === approvalId);
   // Newest first: the roll-back after the failure.
   expect(audit.map((entry: any) => entry.action).slice(0, 2)).toEqual(['rolled_back', 'execution_failed']);
