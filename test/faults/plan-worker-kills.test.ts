@@ -116,10 +116,12 @@ describe('a worker SIGKILLed in the middle of a plan', () => {
       ]);
     }
     const audit = await admin.expect<{ action: string; approvalId?: string }[]>(200, 'GET', '/ai/audit?limit=100', { siteId });
-    expect(audit.filter((entry) => entry.approvalId === reply.approvalId).map((entry) => entry.action).sort()).toEqual([
-      'approval_requested',
-      'approved',
-    ]);
+    expect(
+      audit
+        .filter((entry) => entry.approvalId === reply.approvalId)
+        .map((entry) => entry.action)
+        .sort(),
+    ).toEqual(['approval_requested', 'approved']);
     expect(await admin.expect(200, 'GET', '/ai/audit/verify', { siteId })).toMatchObject({ valid: true });
   }, 180_000);
 

@@ -16,14 +16,21 @@ afterAll(async () => plans?.close());
 const field = (name: string): Field => ({ name, type: 'string', required: false });
 
 /** A site: 1–2 collections of optional string fields, 0–3 items each. */
-const siteShape = fc.array(fc.record({ fields: fc.integer({ min: 1, max: 2 }), items: fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }) }), {
-  minLength: 1,
-  maxLength: 2,
-});
+const siteShape = fc.array(
+  fc.record({ fields: fc.integer({ min: 1, max: 2 }), items: fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }) }),
+  {
+    minLength: 1,
+    maxLength: 2,
+  },
+);
 
 /** What each step means to do; made into a call that can succeed on the site as the earlier steps leave it. */
 const intents = fc.array(
-  fc.record({ op: fc.constantFrom('createCollection', 'createField', 'createItem', 'updateItem', 'deleteItem'), pick: fc.nat(), text: fc.string({ maxLength: 6 }) }),
+  fc.record({
+    op: fc.constantFrom('createCollection', 'createField', 'createItem', 'updateItem', 'deleteItem'),
+    pick: fc.nat(),
+    text: fc.string({ maxLength: 6 }),
+  }),
   { minLength: 2, maxLength: 5 },
 );
 
@@ -112,34 +119,30 @@ function expectAllApplied(after: SiteSnapshot, before: SiteSnapshot, model: Mode
   expect(after.trash).toEqual([...before.trash, ...deletions].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))));
 }
 
-it(
-  'a plan with a step made to fail at random leaves the site as every step applied or none',
-  async () => {
-    await fc.assert(
-      fc.asyncProperty(siteShape, intents, fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }), async (shape, wanted, failAt) => {
-        const { siteId, model } = await buildSite(shape);
-        const before = await plans.snapshot(siteId);
-        const calls = planOf(model, wanted);
-        const failing = failAt !== undefined && failAt <= calls.length ? failAt : undefined;
-        const approval = await plans.propose(siteId, calls);
-        plans.runs.clear();
-        const settled = await plans.approveAndRun(siteId, approval.id, failing === undefined ? {} : { failAt: failing });
-        const after = await plans.snapshot(siteId);
-        if (failing === undefined) {
-          expect(settled.status).toBe('approved');
-          expectAllApplied(after, before, model);
-        } else {
-          expect(settled.status).toBe('pending');
-          expect(settled.steps[failing - 1]!.status).toBe('failed');
-          expect(after).toEqual(before);
-        }
-        // No step ran twice, and the steps after a failing one never ran.
-        expect([...plans.runs.values()].every((count) => count === 1)).toBe(true);
-        expect(plans.runs.size).toBe(failing === undefined ? calls.length : failing - 1);
-        expect((await plans.aiStores.forSite(siteId).audit.verify()).valid).toBe(true);
-      }),
-      { numRuns: 12 },
-    );
-  },
-  60_000,
-);
+it('a plan with a step made to fail at random leaves the site as every step applied or none', async () => {
+  await fc.assert(
+    fc.asyncProperty(siteShape, intents, fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }), async (shape, wanted, failAt) => {
+      const { siteId, model } = await buildSite(shape);
+      const before = await plans.snapshot(siteId);
+      const calls = planOf(model, wanted);
+      const failing = failAt !== undefined && failAt <= calls.length ? failAt : undefined;
+      const approval = await plans.propose(siteId, calls);
+      plans.runs.clear();
+      const settled = await plans.approveAndRun(siteId, approval.id, failing === undefined ? {} : { failAt: failing });
+      const after = await plans.snapshot(siteId);
+      if (failing === undefined) {
+        expect(settled.status).toBe('approved');
+        expectAllApplied(after, before, model);
+      } else {
+        expect(settled.status).toBe('pending');
+        expect(settled.steps[failing - 1]!.status).toBe('failed');
+        expect(after).toEqual(before);
+      }
+      // No step ran twice, and the steps after a failing one never ran.
+      expect([...plans.runs.values()].every((count) => count === 1)).toBe(true);
+      expect(plans.runs.size).toBe(failing === undefined ? calls.length : failing - 1);
+      expect((await plans.aiStores.forSite(siteId).audit.verify()).valid).toBe(true);
+    }),
+    { numRuns: 12 },
+  );
+}, 60_000);

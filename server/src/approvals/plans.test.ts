@@ -125,7 +125,11 @@ it('plans dependent calls (a collection, its fields, an item in it) as one appro
   console.log(
     `TRANSCRIPT events run\n${JSON.stringify(
       {
-        settled: { status: settled.status, revision: settled.revision, steps: settled.steps.map((step: any) => [step.skillName, step.status]) },
+        settled: {
+          status: settled.status,
+          revision: settled.revision,
+          steps: settled.steps.map((step: any) => [step.skillName, step.status]),
+        },
         conversation: conversation.map((message) => ({ role: message.role, content: message.content })),
         continuationRequest: (model.requests.at(-1)!.body as any).messages.filter((message: any) => message.role === 'tool'),
       },

@@ -168,9 +168,7 @@ async function rollBack(
 async function undoStep(options: RunPlanOptions, approval: Approval, index: number): Promise<void> {
   const step = approval.steps[index]!;
   if (!isSkillName(step.skillName)) return;
-  const undo = SKILL_MODULES[step.skillName].undo as
-    | ((args: Record<string, unknown>, result: unknown) => StepUndo | undefined)
-    | undefined;
+  const undo = SKILL_MODULES[step.skillName].undo as ((args: Record<string, unknown>, result: unknown) => StepUndo | undefined) | undefined;
   // The dry run lets a step without an undo be only the last one, which is never undone (nothing runs after it).
   if (!undo) throw new Error(`step ${index + 1} (${step.skillName}) cannot be undone`);
   const inverse = undo(step.arguments, step.result);

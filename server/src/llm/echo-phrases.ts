@@ -232,7 +232,10 @@ export function matchEchoPhrase(message: string): EchoToolCall | undefined {
 
 /** "create collection events with fields title and date as datetime": the collection, then one field per name. */
 const COLLECTION_WITH_FIELDS = patterns(`{CREATE} {ART}[[0]] with {ART}fields? (?<list>.+)`, [COLLECTION_OBJECT]);
-const FIELD_ITEM = new RegExp(`^(?:(?:an?|the)\\s+)?(?:(?<before>${FIELD_TYPES.join('|')})\\s+)?(?:field\\s+)?(?<name>[^\\s,]+)(?:\\s+as\\s+(?:an?\\s+)?(?<after>\\S+))?$`, 'i');
+const FIELD_ITEM = new RegExp(
+  `^(?:(?:an?|the)\\s+)?(?:(?<before>${FIELD_TYPES.join('|')})\\s+)?(?:field\\s+)?(?<name>[^\\s,]+)(?:\\s+as\\s+(?:an?\\s+)?(?<after>\\S+))?$`,
+  'i',
+);
 /** Clauses of a message asking for several things in turn: "…; …", "… and then …", "…, then …". */
 const CLAUSE_BREAK = /\s*;\s*|\s*,?\s+and\s+then\s+|\s*,\s*then\s+/i;
 

@@ -217,4 +217,3 @@ describe('the echo planner asked for several things in one message', () => {
     });
   });
 });
-

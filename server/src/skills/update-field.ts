@@ -36,7 +36,9 @@ export const updateFieldSkill: SkillModule<'updateField'> = {
   },
   verify: async ({ collection, field, changes }, _result, site) => {
     const current = (await site.collection(collection))?.fields.find((candidate) => candidate.name === (changes.name ?? field));
-    return current && hasChanges(current as Field, changes) ? undefined : `the field ${changes.name ?? field} of ${collection} does not show the changes`;
+    return current && hasChanges(current as Field, changes)
+      ? undefined
+      : `the field ${changes.name ?? field} of ${collection} does not show the changes`;
   },
   // No undo: a field change keeps no revision and goes to no trash (what it was is not kept), so a plan holds it only
   // as its last step, where nothing after it can fail and make it need undoing (dry-run.ts).
