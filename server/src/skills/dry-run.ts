@@ -7,9 +7,12 @@ import {
   canonicalJson,
   DomainError,
   type Field,
+  findSkill,
   isSkillName,
+  quotedSkill,
   type SkillArguments,
   type SkillName,
+  writesSite,
 } from '@lumibase/shared';
 import { validateItemData } from '../services/validate-item-data.js';
 import type { ApprovalTargets } from './approval-targets.js';
@@ -27,8 +30,10 @@ export class SimulatedSite implements SiteView {
   /** Which step created a field: `${collection}/${field}`. */
   private readonly fieldSteps = new Map<string, number>();
   private readonly removedItems = new Set<string>();
-  /** Items an earlier step updates: their revision then is not known yet, so a later step's target names them without one. */
-  private readonly updatedItems = new Set<string>();
+  /** Items an earlier step updates: how many times, and their data after. */
+  private readonly updatedItems = new Map<string, { updates: number; data: Record<string, unknown> }>();
+  /** The earlier step that cannot be undone, if any: nothing may follow it (a later failure could not be rolled back). */
+  irreversible?: { step: number; skillName: string };
 
   constructor(private readonly base: SiteView) {}
 
@@ -48,7 +53,10 @@ export class SimulatedSite implements SiteView {
 
   async item(collectionId: string, id: string) {
     if (collectionId.startsWith('planned:') || this.removedItems.has(`${collectionId}/${id}`)) return null;
-    return this.base.item(collectionId, id);
+    const real = await this.base.item(collectionId, id);
+    const updated = this.updatedItems.get(`${collectionId}/${id}`);
+    // Each update is a revision: a later step bound to the item's revision expects the one the earlier steps leave.
+    return real && updated ? { ...real, revision: real.revision + updated.updates, data: updated.data } : real;
   }
 
   member(userId: string) {
@@ -57,11 +65,6 @@ export class SimulatedSite implements SiteView {
 
   user(userId: string) {
     return this.base.user(userId);
-  }
-
-  /** An earlier step of the plan updates this item. */
-  updatedEarlier(collectionId: string, id: string): boolean {
-    return this.updatedItems.has(`${collectionId}/${id}`);
   }
 
   /** The step that creates this collection (or this field of it), if one of the plan's does. */
@@ -115,7 +118,15 @@ export class SimulatedSite implements SiteView {
       }
       case 'updateItem': {
         const current = await this.collection(name);
-        if (current) this.updatedItems.add(`${current.id}/${args.id as string}`);
+        const item = current ? await this.item(current.id, args.id as string) : null;
+        if (!current || !item) return;
+        const data = { ...item.data };
+        for (const [key, value] of Object.entries(args.data as Record<string, unknown>)) {
+          if (value === null) delete data[key];
+          else data[key] = value;
+        }
+        const key = `${current.id}/${args.id as string}`;
+        this.updatedItems.set(key, { updates: (this.updatedItems.get(key)?.updates ?? 0) + 1, data });
         return;
       }
       default:
@@ -135,24 +146,23 @@ export async function dryRunStep(
   context: Omit<InspectContext, 'site'> = {},
 ): Promise<DryRun> {
   if (!isSkillName(skillName)) return { ok: true };
+  if (site.irreversible) {
+    const { step: earlier, skillName: name } = site.irreversible;
+    return { ok: false, reason: `step ${earlier} (${quotedSkill(name)}) cannot be undone, so nothing may follow it in a plan (make it the last step)` };
+  }
   const refusal = await refusalOf(site, skillName, args);
   if (refusal) return { ok: false, reason: refusal };
   const preview = await SKILL_MODULES[skillName].inspect(args as never, { ...context, site });
-  const target = preview.target && (await withoutUnknownRevision(site, preview.target));
   const summary = await sentenceOf(site, skillName, args, preview.impact?.summary);
   await site.apply(skillName, args, step);
+  // A later step failing undoes the earlier ones; a write without an undo (updateField, deleteUser) can only come last.
+  const skill = findSkill(skillName);
+  if (!SKILL_MODULES[skillName].undo && skill && writesSite(skill)) site.irreversible = { step, skillName };
   return {
     ok: true,
-    ...(target ? { target } : {}),
+    ...(preview.target ? { target: preview.target } : {}),
     ...(summary !== undefined ? { impact: { ...preview.impact, summary } } : {}),
   };
-}
-
-/** An item an earlier step updates is named without a revision (the check before the step runs then ignores it). */
-async function withoutUnknownRevision(site: SimulatedSite, target: ApprovalTarget): Promise<ApprovalTarget> {
-  if (target.kind !== 'item' || !target.collectionId || !target.id || !site.updatedEarlier(target.collectionId, target.id)) return target;
-  const { revision: _unknown, ...rest } = target;
-  return rest;
 }
 
 /** Why the call cannot succeed on the simulated site, or undefined. */
@@ -227,6 +237,8 @@ async function sentenceOf(
 
 /** A call of a plan with its target and impact as the dry run found them. */
 export interface DryRunCall {
+  /** The step's id when it has one already (an edited plan's steps keep theirs). */
+  id?: string;
   skillName: string;
   arguments: Record<string, unknown>;
   target?: ApprovalTarget;
@@ -242,7 +254,7 @@ export type PlanDryRun = { ok: true; steps: DryRunCall[] } | { ok: false; index:
 export async function dryRunPlan(
   targets: ApprovalTargets,
   siteId: string,
-  calls: readonly { skillName: string; arguments: Record<string, unknown> }[],
+  calls: readonly { id?: string | undefined; skillName: string; arguments: Record<string, unknown> }[],
 ): Promise<PlanDryRun> {
   const view = targets.siteView?.(siteId);
   const site = view ? new SimulatedSite(view.site) : undefined;
@@ -254,6 +266,7 @@ export async function dryRunPlan(
       : { ok: true, ...(await targets.inspect(siteId, call.skillName, call.arguments)) };
     if (!dry.ok) return { ok: false, index, reason: dry.reason };
     steps.push({
+      ...(call.id !== undefined ? { id: call.id } : {}),
       skillName: call.skillName,
       arguments: call.arguments,
       ...(dry.target ? { target: dry.target } : {}),

@@ -1,11 +1,12 @@
 // updateItem: the given fields merged into an item; merging the same fields again changes nothing more.
+import { isDeepStrictEqual } from 'node:util';
 import { ForbiddenError } from '@lumibase/shared';
 import { itemNotFound } from './item-not-found.js';
 import { runOnce } from './run-once.js';
 import { writeContext } from './skill-dependencies.js';
-import type { SkillModule } from './skill-module.js';
 import { titleOf } from './impact-words.js';
 import { itemTarget } from './item-target.js';
+import type { SkillModule } from './skill-module.js';
 
 export const updateItemSkill: SkillModule<'updateItem'> = {
   execute: (dependencies) => async (args, context) =>
@@ -21,7 +22,7 @@ export const updateItemSkill: SkillModule<'updateItem'> = {
         }
       },
     }),
-  // Gated only when the site's policy asks (or in a plan): the approval is bound to the item as it was when asked.
+  // Gated when the site's policy asks (or in a plan): the approval is bound to the item as it was when asked.
   inspect: async ({ collection, id, data }, context) => {
     const { target, item } = await itemTarget(context.site, collection, id);
     if (!item) return { target, impact: { summary: `The item ${id} does not exist in ${collection}` } };
@@ -35,4 +36,16 @@ export const updateItemSkill: SkillModule<'updateItem'> = {
       },
     };
   },
+  // The values the update wrote (as the service stored them) are the item's; a value set to null is gone.
+  verify: async ({ collection, id, data }, result, site) => {
+    const record = await site.collection(collection);
+    const item = record ? await site.item(record.id, id) : null;
+    if (!item) return `the item ${id} is not in ${collection}`;
+    const written = (result as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+    const differs = Object.keys(data).find((key) =>
+      data[key] === null ? item.data[key] !== undefined : !isDeepStrictEqual(item.data[key], written[key]),
+    );
+    return differs === undefined ? undefined : `the item ${id} does not hold the updated ${differs}`;
+  },
+  undo: ({ collection, id }) => ({ kind: 'restore-revision', collection, id }),
 };
