@@ -198,7 +198,7 @@ it('refuses with 400 and details: removing every step, arguments its skill refus
   // Without step 1, the collection of step 2 neither exists nor is created earlier.
   const orphaned = await refused({ revision: proposed.revision, steps: [null, ...unedited(GIGS).slice(1)] });
   expect(orphaned.message).toBe(
-    'Step 2 (createField) cannot succeed after the edit: the collection gigs neither exists nor is created by an earlier step',
+    'Step 2 (“Add a field”) cannot succeed after the edit: the collection gigs neither exists nor is created by an earlier step',
   );
   expect(orphaned.details).toEqual([
     { path: 'steps.1.arguments', message: 'the collection gigs neither exists nor is created by an earlier step' },

@@ -46,7 +46,7 @@ describe('a plan rolled back', () => {
     ]);
     const settled = await plans.approveAndRun(siteId, approval.id, { failAt: 8 });
     expect(settled.status).toBe('pending');
-    expect(settled.lastError).toMatch(/^step 8 \(createItem\) failed: /);
+    expect(settled.lastError).toMatch(/^step 8 \(“Create an item”\) failed: /);
     expect(statuses(settled)).toEqual(['undone', 'undone', 'undone', 'undone', 'undone', 'undone', 'undone', 'failed']);
     // Exactly as before: the items' data, the fields, and not one trash entry left behind.
     expect(await plans.snapshot(siteId)).toEqual(before);

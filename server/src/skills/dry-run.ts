@@ -148,7 +148,10 @@ export async function dryRunStep(
   if (!isSkillName(skillName)) return { ok: true };
   if (site.irreversible) {
     const { step: earlier, skillName: name } = site.irreversible;
-    return { ok: false, reason: `step ${earlier} (${quotedSkill(name)}) cannot be undone, so nothing may follow it in a plan (make it the last step)` };
+    return {
+      ok: false,
+      reason: `step ${earlier} (${quotedSkill(name)}) cannot be undone, so nothing may follow it in a plan (make it the last step)`,
+    };
   }
   const refusal = await refusalOf(site, skillName, args);
   if (refusal) return { ok: false, reason: refusal };
