@@ -47,7 +47,8 @@ async function browserOf(person: typeof ann, viewport: { width: number; height: 
   closers.push(opened.close);
   await signIn(opened.page, studio.baseUrl, person);
   await opened.page.goto(`${studio.baseUrl}/settings/ai-approvals`);
-  await opened.page.locator('[data-connection="live"]').waitFor({ timeout: 20_000 });
+  // On a phone the connection line is folded away: present, not shown.
+  await opened.page.locator('[data-connection="live"]').waitFor({ state: 'attached', timeout: 20_000 });
   return opened.page;
 }
 
