@@ -76,9 +76,7 @@ export class ApprovalDecisionDraft {
   );
   readonly nameTyped = $derived(this.mustType === undefined || this.typedName.trim() === this.mustType);
   readonly argumentsJson = $derived(JSON.stringify(this.approval.arguments, null, 2));
-  readonly canSave = $derived(
-    this.editing && (this.isPlan ? this.plan.canSave : this.check?.ok === true && this.changes.length > 0),
-  );
+  readonly canSave = $derived(this.editing && (this.isPlan ? this.plan.canSave : this.check?.ok === true && this.changes.length > 0));
 
   /** This card may edit: it has a save handler and a form for the skill (a plan's steps can always be removed). */
   get canEdit(): boolean {

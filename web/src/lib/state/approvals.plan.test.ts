@@ -18,7 +18,11 @@ function plan(revision: number, statuses: Step['status'][], overrides: Partial<A
     revision,
     steps: [
       { skillName: 'createCollection', arguments: { name: 'events' }, status: statuses[0] ?? 'planned' },
-      { skillName: 'createField', arguments: { collection: 'events', field: { name: 'date', type: 'datetime' } }, status: statuses[1] ?? 'planned' },
+      {
+        skillName: 'createField',
+        arguments: { collection: 'events', field: { name: 'date', type: 'datetime' } },
+        status: statuses[1] ?? 'planned',
+      },
     ],
     ...overrides,
   });
@@ -35,7 +39,9 @@ describe('ApprovalsState with a plan', () => {
     state.handleDecided({ seq: 2, siteId: 's1', approval: plan(2, ['planned', 'planned'], running) });
     state.handleDecided({ seq: 3, siteId: 's1', approval: plan(3, ['running', 'planned'], running) });
     state.handleDecided({ seq: 4, siteId: 's1', approval: plan(4, ['done', 'running'], running) });
-    expect(state.list.map((approval) => [approval.revision, approval.steps.map((step) => step.status)])).toEqual([[4, ['done', 'running']]]);
+    expect(state.list.map((approval) => [approval.revision, approval.steps.map((step) => step.status)])).toEqual([
+      [4, ['done', 'running']],
+    ]);
     expect(state.total).toBe(0);
     state.handleDecided({ seq: 5, siteId: 's1', approval: plan(5, ['done', 'done'], { ...running, status: 'approved' }) });
     expect(state.list).toEqual([]);

@@ -50,7 +50,7 @@ const states = () => stepItems().map((item) => item.getAttribute('data-step-stat
 describe('ApprovalCard with a plan', () => {
   it('shows the steps numbered, in order, each with its sentence and impact, never a skill’s internal name', () => {
     render(ApprovalCard, { props: { approval: planFixture(), ondecide: vi.fn() } });
-    expect(document.querySelector('h3')?.textContent).toBe('A plan of several changes');
+    expect(document.querySelector('h3')?.textContent).toBe('A plan of 4 steps');
     const items = stepItems();
     expect(items.map((item) => item.getAttribute('data-step'))).toEqual(['1', '2', '3', '4']);
     expect(items.map((item) => item.querySelector('[data-step-sentence]')?.textContent)).toEqual([
@@ -67,7 +67,10 @@ describe('ApprovalCard with a plan', () => {
 
   it('re-renders each step’s state from each pushed revision: running, done, then all done, in words for everyone', async () => {
     const { rerender } = render(ApprovalCard, { props: { approval: planFixture(), executing: true } });
-    await rerender({ approval: planFixture({ status: 'executing', revision: 3 }, ['done', 'running', 'planned', 'planned']), executing: true });
+    await rerender({
+      approval: planFixture({ status: 'executing', revision: 3 }, ['done', 'running', 'planned', 'planned']),
+      executing: true,
+    });
     expect(states()).toEqual(['done', 'running', 'planned', 'planned']);
     const second = stepItems()[1]?.querySelector('[data-step-state]');
     expect(second?.textContent).toMatch(/Running/);
@@ -112,7 +115,9 @@ describe('ApprovalCard with a plan', () => {
 
   it('says why an expired or rejected plan ended', async () => {
     const { rerender } = render(ApprovalCard, { props: { approval: planFixture({ status: 'expired', reason: 'ttl' }) } });
-    expect(document.querySelector('[data-outcome-line]')?.textContent).toBe('Expired: nobody decided within 72 hours; nothing was changed.');
+    expect(document.querySelector('[data-outcome-line]')?.textContent).toBe(
+      'Expired: nobody decided within 72 hours; nothing was changed.',
+    );
     await rerender({
       approval: planFixture({ status: 'rejected', reason: 'not this quarter', decidedBy: { id: 'u-bea', name: 'Bea Admin' } }),
     });
