@@ -244,9 +244,12 @@ describe('Studio: a plan on the approval card', () => {
     expect(await card.locator('[data-plan-steps] li[data-step="2"] [data-impact]').textContent()).toMatch(/venue/);
     expect(await card.locator('[data-edited-by]').textContent()).toMatch(/Edited by Bea Admin\b.*; the Copilot proposed 3 steps/);
     await approve.click();
-    await expect.poll(async () => (await root.request('GET', '/collections/talks', { siteId })).status, { timeout: 30_000 }).toBe(200);
-    const talks = await root.request('GET', '/collections/talks', { siteId });
-    expect((talks.body as { data: { fields: { name: string }[] } }).data.fields.map((field) => field.name)).toEqual(['venue']);
+    // The plan runs step by step: the collection first, then its field.
+    const fieldsOfTalks = async () => {
+      const talks = await root.request('GET', '/collections/talks', { siteId });
+      return talks.status === 200 ? (talks.body as { data: { fields: { name: string }[] } }).data.fields.map((field) => field.name) : [];
+    };
+    await expect.poll(fieldsOfTalks, { timeout: 30_000 }).toEqual(['venue']);
     await expect
       .poll(() => annPage.locator('#copilot-panel [data-continued]').last().textContent(), { timeout: 30_000 })
       .toBe('Done: the talks collection is set up.');
