@@ -142,7 +142,7 @@ describe('Studio: a plan on the approval card', () => {
     ]);
     expect(await steps.nth(2).locator('[data-impact]').textContent()).toMatch(/date.*events.*step 1/);
     expect(await card.textContent()).not.toMatch(/createCollection|createField|createItem/);
-    await screenshotOf(card, '28-plan-card-desktop', { padding: 8 });
+    await wholeCard(card, '28-plan-card-desktop');
 
     // The same card on a phone: steps stacked, nothing wider than the screen, the title keeps the card's width.
     const phone = await browserOf(bea, PHONE);
@@ -177,6 +177,7 @@ describe('Studio: a plan on the approval card', () => {
     expect(await annPage.locator(`#copilot-panel [data-approval-line="${approvalId}"]`).textContent()).toMatch(
       /^Approved by Bea Admin; all 4 steps done\.$/,
     );
+    await screenshotOf(annPage.locator('#copilot-panel'), '28-plan-copilot-panel-desktop', { padding: 4 });
     // Bea's card showed the steps advance while the plan ran (each step a pushed revision), then left the pending list.
     const beaSeen = await seenSteps(beaPage);
     expect(beaSeen[0]).toBe('planned,planned,planned,planned');
@@ -195,7 +196,7 @@ describe('Studio: a plan on the approval card', () => {
       expect(await statesIn(page, `#approval-${approvalId} [data-plan-steps]`)).toEqual(['done', 'done', 'done', 'done']);
       expect(await approved.locator('[data-plan-progress]').textContent()).toBe('All 4 steps done.');
     }
-    await screenshotOf(beaPage.locator(`#approval-${approvalId}`), '28-plan-card-done-desktop', { padding: 8 });
+    await wholeCard(beaPage.locator(`#approval-${approvalId}`), '28-plan-card-done-desktop');
     const items = await root.request('GET', '/items/events', { siteId });
     expect((items.body as { data: { data: Record<string, unknown> }[] }).data.map((item) => item.data.title)).toEqual(['Launch party']);
   }, 180_000);
