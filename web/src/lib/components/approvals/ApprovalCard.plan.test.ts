@@ -113,11 +113,14 @@ describe('ApprovalCard with a plan', () => {
     expect(document.querySelector('[data-status]')?.textContent?.trim()).toBe('Failed — still pending');
   });
 
-  it('says why an expired or rejected plan ended', async () => {
+  it('says why an expired or rejected plan ended, its steps left as planned', async () => {
     const { rerender } = render(ApprovalCard, { props: { approval: planFixture({ status: 'expired', reason: 'ttl' }) } });
     expect(document.querySelector('[data-outcome-line]')?.textContent).toBe(
       'Expired: nobody decided within 72 hours; nothing was changed.',
     );
+    // Nothing ran: every step is still as planned, and no progress is claimed.
+    expect(states()).toEqual(['planned', 'planned', 'planned', 'planned']);
+    expect(document.querySelector('[data-plan-progress]')?.textContent).toBe('');
     await rerender({
       approval: planFixture({ status: 'rejected', reason: 'not this quarter', decidedBy: { id: 'u-bea', name: 'Bea Admin' } }),
     });
