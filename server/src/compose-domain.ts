@@ -10,6 +10,7 @@ import { OutboxRelay } from './store/outbox.js';
 import { PasswordHasher } from './security/password-hasher.js';
 import { createServices } from './services/index.js';
 import { RevisionsService } from './services/revisions.service.js';
+import { createStepUndoer } from './approvals/undo-step.js';
 import { TrashService } from './services/trash.service.js';
 import { DomainEvents } from './services/domain-events.js';
 import { createSkillExecutors } from './skills/index.js';
@@ -120,6 +121,8 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     revisions,
     retentionDays: config.TRASH_RETENTION_DAYS,
   });
+  // A plan's roll-back: what its done steps created removed for good, what they changed put back (approvals/undo-step.ts).
+  const stepUndoer = createStepUndoer({ stores, fields: services.fields, revisions, trash, operations: aiStores });
   return {
     eventLog,
     relay,
@@ -130,6 +133,7 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     executors,
     revisions,
     trash,
+    stepUndoer,
     approvalTargets,
     webhooks,
     webhooksQueue,

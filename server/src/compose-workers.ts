@@ -99,6 +99,7 @@ export function composeWorkers({ config, logger, infrastructure, parts = {} }: C
       executors: parts.executors ? parts.executors(domain.executors) : domain.executors,
       reportError: (error, context) => logger.error({ err: error, ...context }, 'skill executor failed'),
       targets: domain.approvalTargets,
+      undo: domain.stepUndoer,
     });
     const skillExecution = createSkillExecutionWorker({
       redisUrl,

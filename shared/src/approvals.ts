@@ -83,6 +83,8 @@ export type StepStatus = z.infer<typeof StepStatus>;
 
 /** One call of a plan (API.md, "Runs and plans"): target and impact taken against the site as the earlier steps leave it. */
 export const ApprovalStep = z.object({
+  /** The step's identity, given when it is planned and kept across edits: its operations' idempotency keys use it, not its position. */
+  id: z.string().optional(),
   skillName: z.string(),
   arguments: SkillArgumentsRecord,
   target: ApprovalTarget.optional(),

@@ -6,6 +6,7 @@ import type { SkillExecutors } from './skill-executors.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
 import { type ApprovalTargets, sameTarget } from '../skills/approval-targets.js';
 import { expire } from './approval-operations.js';
+import type { StepUndoer } from './undo-step.js';
 
 export type JobOutcome = 'approved' | 'pending' | 'skipped' | 'expired';
 
@@ -17,6 +18,8 @@ export class ApprovalJobRunner {
       reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
       /** Checks right before running that the target is still the one approved. */
       targets: ApprovalTargets;
+      /** Undoes a plan's done steps when a later one fails (undo-step.ts). */
+      undo?: StepUndoer;
     },
   ) {}
 
@@ -38,6 +41,7 @@ export class ApprovalJobRunner {
         approvals,
         executors: this.options.executors,
         targets,
+        ...(this.options.undo ? { undo: this.options.undo } : {}),
         ...(this.options.reportError ? { reportError: this.options.reportError } : {}),
       });
       return done.status === 'approved'

@@ -89,7 +89,8 @@ export function edit(approvals: Approvals, approval: Approval, { actor, at, edit
 }
 
 /** A step as the model proposed it: its call, target and impact, planned. */
-const proposed = ({ skillName, arguments: args, target, impact }: ApprovalStep): ApprovalStep => ({
+const proposed = ({ id, skillName, arguments: args, target, impact }: ApprovalStep): ApprovalStep => ({
+  ...(id !== undefined ? { id } : {}),
   skillName,
   arguments: args,
   ...(target ? { target } : {}),
@@ -146,14 +147,23 @@ export function editPlan(
   });
 }
 
-/** pending → executing, attempts + 1, decided by `actor`: runs exactly what this revision shows. */
+/**
+ * pending → executing, attempts + 1, decided by `actor`: runs exactly what this revision shows. A plan approved again
+ * after a roll-back starts with every step planned (the attempt's operation ids are new: run-plan.ts).
+ */
 export function startExecution(approvals: Approvals, approval: Approval, { actor, at }: { actor: ActorRef; at: Date }) {
   return approvals.transition(approval.id, {
     from: 'pending',
     to: 'executing',
     at,
     revision: approval.revision,
-    set: { decidedBy: actor, decidedAt: at.toISOString() },
+    set: {
+      decidedBy: actor,
+      decidedAt: at.toISOString(),
+      ...(approval.steps.length > 1 && approval.steps.some((step) => step.status !== 'planned')
+        ? { steps: approval.steps.map(({ result: _result, error: _error, ...step }) => ({ ...step, status: 'planned' as const })) }
+        : {}),
+    },
     incrementAttempts: true,
   });
 }

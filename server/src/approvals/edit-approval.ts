@@ -92,7 +92,7 @@ export class ApprovalEditor {
 function editedSteps(
   approval: Approval,
   { arguments: args, steps }: EditApprovalInput,
-): { index: number; skillName: string; arguments: Record<string, unknown> }[] {
+): { index: number; id?: string; skillName: string; arguments: Record<string, unknown> }[] {
   const count = approval.steps.length;
   if (steps === undefined || args !== undefined) {
     throw new ValidationError({
@@ -113,12 +113,17 @@ function editedSteps(
     });
   }
   const details: ErrorDetail[] = [];
-  const kept: { index: number; skillName: string; arguments: Record<string, unknown> }[] = [];
+  const kept: { index: number; id?: string; skillName: string; arguments: Record<string, unknown> }[] = [];
   for (const [index, step] of steps.entries()) {
     if (!step) continue;
-    const { skillName } = approval.steps[index]!;
+    const { skillName, id } = approval.steps[index]!;
     try {
-      kept.push({ index, skillName, arguments: parseArguments(skillName, step.arguments, `steps.${index}.arguments`) });
+      kept.push({
+        index,
+        ...(id !== undefined ? { id } : {}),
+        skillName,
+        arguments: parseArguments(skillName, step.arguments, `steps.${index}.arguments`),
+      });
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       details.push(...(error.details ?? [{ path: `steps.${index}.arguments`, message: error.message }]));

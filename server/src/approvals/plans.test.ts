@@ -121,6 +121,22 @@ it('plans dependent calls (a collection, its fields, an item in it) as one appro
   const items = (await as(admin)('GET', '/items/events')).body.data;
   expect(items.map((item: any) => item.data)).toEqual([{ title: 'Launch party', date: '2026-12-15T18:00:00Z' }]);
   await continuesWith(reply.conversationId, 'The events collection is set up, with the launch party in it.');
+  const conversation = (await as(admin)('GET', `/ai/conversations/${reply.conversationId}/messages`)).body.data as any[];
+  console.log(
+    `TRANSCRIPT events run\n${JSON.stringify(
+      {
+        settled: {
+          status: settled.status,
+          revision: settled.revision,
+          steps: settled.steps.map((step: any) => [step.skillName, step.status]),
+        },
+        conversation: conversation.map((message) => ({ role: message.role, content: message.content })),
+        continuationRequest: (model.requests.at(-1)!.body as any).messages.filter((message: any) => message.role === 'tool'),
+      },
+      null,
+      2,
+    )}`,
+  );
 });
 
 it('denies at planning a call that cannot succeed in the planned future, with the reason, and plans the rest', async () => {
@@ -190,9 +206,18 @@ it('rolls back: a step failing at execution undoes the done steps in reverse; ba
   expect(settled.steps.map((step: any) => step.status)).toEqual(['undone', 'undone', 'undone', 'failed']);
   expect((await as(admin)('GET', '/collections/venues')).status).toBe(404);
   expect((await as(admin)('GET', '/items/notes')).body.data).toEqual([]);
+  // What the plan created is removed for good: nothing of it waits in the trash.
+  expect((await as(admin)('GET', '/trash')).body.data).toEqual([]);
   const audit = (await as(admin)('GET', '/ai/audit?limit=100')).body.data.filter((entry: any) => entry.approvalId === approvalId);
   // Newest first: the roll-back after the failure.
   expect(audit.map((entry: any) => entry.action).slice(0, 2)).toEqual(['rolled_back', 'execution_failed']);
   expect((await as(admin)('GET', '/ai/audit/verify')).body.data.valid).toBe(true);
+  console.log(
+    `TRANSCRIPT rollback audit\n${JSON.stringify(
+      audit.reverse().map((entry: any) => ({ seq: entry.seq, action: entry.action, detail: entry.detail })),
+      null,
+      2,
+    )}`,
+  );
   await continuesWith(reply.conversationId, 'Step 4 failed, so the venues plan was undone.');
 });

@@ -2,26 +2,36 @@
 // and each effect right after; a failure undoes the done steps in reverse. Progress is kept per step in the approval
 // itself, so a redelivered job resumes where the last one stopped, and a step never runs twice (each step runs under
 // its own operation id: a step found `running` is run again under that id, which the executors answer from their ledger).
-import { type Approval, type ApprovalStep, isSkillName, type SkillName } from '@lumibase/shared';
+import { type Approval, type ApprovalStep, isSkillName } from '@lumibase/shared';
 import type { ApprovalTargets } from '../skills/approval-targets.js';
+import type { StepUndo } from '../skills/skill-module.js';
 import { SKILL_MODULES } from '../skills/skill-modules.js';
 import { expire, settle } from './approval-operations.js';
 import type { ApprovalRepository } from './approval.store.js';
 import { describeFailure } from './describe-failure.js';
 import { recordSteps, rolledBack } from './plan-operations.js';
 import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
+import type { StepUndoer } from './undo-step.js';
 
 export interface RunPlanOptions {
   approval: Approval;
   approvals: Pick<ApprovalRepository, 'get' | 'transition'>;
   executors: SkillExecutors;
   targets: ApprovalTargets;
+  /** Performs the undo of a done step when a later one fails (undo-step.ts). */
+  undo?: StepUndoer;
   clock?: () => Date;
   reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
 }
 
-/** The operation id of a step (and of its undo): the executors' idempotency key. */
-export const stepOperationId = (approvalId: string, step: number, undo = false) => `${approvalId}:step${step}${undo ? ':undo' : ''}`;
+/**
+ * The operation id of a step (and of its undo): the executors' idempotency key. It names the step by its id, which an
+ * edit keeps (its position may change: a step removed before it), and the execution attempt, so a plan approved again
+ * after a roll-back runs each step afresh instead of being answered from the ledger of the attempt that was undone.
+ * Steps stored before they had ids are named by position.
+ */
+export const stepOperationId = (approval: Pick<Approval, 'id' | 'attempts' | 'steps'>, index: number, undo = false) =>
+  `${approval.id}:${approval.attempts}:${approval.steps[index]?.id ?? `step${index + 1}`}${undo ? ':undo' : ''}`;
 
 class StepFailure extends Error {
   constructor(
@@ -101,7 +111,7 @@ async function runStep(options: RunPlanOptions, approval: Approval, index: numbe
     result = await runSkillExecutor(options.executors, step.skillName, step.arguments, {
       siteId: approval.siteId,
       actor,
-      operationId: stepOperationId(approval.id, number),
+      operationId: stepOperationId(approval, index),
       via: 'approval',
       approvalId: approval.id,
     });
@@ -158,15 +168,18 @@ async function rollBack(
 async function undoStep(options: RunPlanOptions, approval: Approval, index: number): Promise<void> {
   const step = approval.steps[index]!;
   if (!isSkillName(step.skillName)) return;
-  const undo = SKILL_MODULES[step.skillName].undo as
-    | ((args: Record<string, unknown>, result: unknown) => { skillName: SkillName; arguments: Record<string, unknown> } | undefined)
-    | undefined;
-  const inverse = undo?.(step.arguments, step.result);
+  const undo = SKILL_MODULES[step.skillName].undo as ((args: Record<string, unknown>, result: unknown) => StepUndo | undefined) | undefined;
+  // The dry run lets a step without an undo be only the last one, which is never undone (nothing runs after it).
+  if (!undo) throw new Error(`step ${index + 1} (${step.skillName}) cannot be undone`);
+  const inverse = undo(step.arguments, step.result);
   if (!inverse) return;
-  await runSkillExecutor(options.executors, inverse.skillName, inverse.arguments, {
+  if (!options.undo) throw new Error(`the plan ${approval.id} has no undoer to undo step ${index + 1}`);
+  await options.undo(inverse, {
     siteId: approval.siteId,
     actor: approval.decidedBy ?? approval.requestedBy,
-    operationId: stepOperationId(approval.id, index + 1, true),
+    operationId: stepOperationId(approval, index, true),
+    stepOperationId: stepOperationId(approval, index),
+    skillName: step.skillName,
     via: 'approval',
     approvalId: approval.id,
   });

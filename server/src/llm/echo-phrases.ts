@@ -230,6 +230,45 @@ export function matchEchoPhrase(message: string): EchoToolCall | undefined {
   return undefined;
 }
 
+/** "create collection events with fields title and date as datetime": the collection, then one field per name. */
+const COLLECTION_WITH_FIELDS = patterns(`{CREATE} {ART}[[0]] with {ART}fields? (?<list>.+)`, [COLLECTION_OBJECT]);
+const FIELD_ITEM = new RegExp(
+  `^(?:(?:an?|the)\\s+)?(?:(?<before>${FIELD_TYPES.join('|')})\\s+)?(?:field\\s+)?(?<name>[^\\s,]+)(?:\\s+as\\s+(?:an?\\s+)?(?<after>\\S+))?$`,
+  'i',
+);
+/** Clauses of a message asking for several things in turn: "…; …", "… and then …", "…, then …". */
+const CLAUSE_BREAK = /\s*;\s*|\s*,?\s+and\s+then\s+|\s*,\s*then\s+/i;
+
+/**
+ * The calls a message asks for, in order (API.md "The echo planner's phrases"): one phrase; or a collection with its
+ * fields ("create collection events with fields title and date"), a collection and a field call each; or clauses
+ * joined by ";" / "and then", each one phrase (all of them must match). Several calls make the turn a plan.
+ */
+export function matchEchoCalls(message: string): EchoToolCall[] {
+  const single = matchEchoPhrase(message);
+  if (single) return [single];
+  const text = normalizeEchoMessage(message);
+  for (const pattern of COLLECTION_WITH_FIELDS) {
+    const match = pattern.exec(text);
+    if (!match?.groups?.collection || !match.groups.list) continue;
+    const items = match.groups.list.split(/\s*,\s*(?:and\s+)?|\s+and\s+/i).filter(Boolean);
+    const fields = items.map((item) => FIELD_ITEM.exec(item)?.groups);
+    if (fields.some((groups) => !groups?.name)) break;
+    const collection = match.groups.collection;
+    return [
+      { name: 'createCollection', arguments: { name: collection } },
+      ...fields.map((groups) => ({
+        name: 'createField',
+        arguments: { collection, field: { name: groups!.name, type: (groups!.after ?? groups!.before ?? 'string').toLowerCase() } },
+      })),
+    ];
+  }
+  const clauses = text.split(CLAUSE_BREAK).filter(Boolean);
+  if (clauses.length < 2) return [];
+  const calls = clauses.map((clause) => matchEchoCalls(clause));
+  return calls.every((found) => found.length > 0) ? calls.flat() : [];
+}
+
 /** What the echo planner understands, one example each, with the site's own collection where a phrase names one. */
 export function echoHelpText(collections: readonly string[] = []): string {
   const collection = collections[0] ?? 'posts';

@@ -194,3 +194,26 @@ describe('the echo planner', () => {
     });
   });
 });
+
+describe('the echo planner asked for several things in one message', () => {
+  it('proposes a collection and one field call per named field, in order (a plan)', async () => {
+    const output = await plan('create a collection events with fields title and date as datetime');
+    expect(output.toolCalls.map((call) => [call.id, call.name, call.arguments])).toEqual([
+      ['echo-0', 'createCollection', { name: 'events' }],
+      ['echo-1', 'createField', { collection: 'events', field: { name: 'title', type: 'string' } }],
+      ['echo-2', 'createField', { collection: 'events', field: { name: 'date', type: 'datetime' } }],
+    ]);
+    for (const call of output.toolCalls) expect(validation(call)).toBe('valid');
+  });
+
+  it('proposes one call per clause joined by ";" or "and then", only when every clause is a phrase', async () => {
+    const output = await plan('create collection talks; add field speaker to talks and then create item in talks with {"speaker": "Ada"}');
+    expect(output.toolCalls.map((call) => call.name)).toEqual(['createCollection', 'createField', 'createItem']);
+    expect((await plan('create collection talks; make me a sandwich')).toolCalls).toEqual([]);
+    // One phrase stays one call, its JSON untouched by the clause breaks.
+    expect((await callOf('create item in talks with {"speaker": "Ada; Bob"}')).arguments).toEqual({
+      collection: 'talks',
+      data: { speaker: 'Ada; Bob' },
+    });
+  });
+});

@@ -1,7 +1,7 @@
-// The offline planner: maps the current message to at most one tool call by API.md's phrases, then
+// The offline planner: maps the current message to its tool calls by API.md's phrases (several make a plan), then
 // (its second step) says in a plain sentence what came of it.
 import { continuationSentence, settledResults } from './echo-continuation.js';
-import { echoHelpText, matchEchoPhrase } from './echo-phrases.js';
+import { echoHelpText, matchEchoCalls } from './echo-phrases.js';
 import { type EchoToolResult, echoReplySentence } from './echo-reply.js';
 import type { Planner, PlannerInput, PlannerMessage, PlannerOutput } from './planner.js';
 
@@ -21,9 +21,9 @@ export class EchoPlanner implements Planner {
     const current = messages[currentIndex];
     const results = currentIndex < 0 ? [] : messages.slice(currentIndex + 1).filter((message) => message.role === 'tool');
     if (results.length > 0) return { text: replyFor(messages.slice(currentIndex + 1), results), toolCalls: [] };
-    const call = current ? matchEchoPhrase(current.content) : undefined;
-    if (!call) return { text: echoHelpText(siteCollections), toolCalls: [] };
-    return { toolCalls: [{ id: 'echo-0', name: call.name, arguments: call.arguments }] };
+    const calls = current ? matchEchoCalls(current.content) : [];
+    if (calls.length === 0) return { text: echoHelpText(siteCollections), toolCalls: [] };
+    return { toolCalls: calls.map((call, index) => ({ id: `echo-${index}`, name: call.name, arguments: call.arguments })) };
   }
 }
 

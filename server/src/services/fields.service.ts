@@ -133,6 +133,26 @@ export class FieldsService {
   }
 
   /**
+   * Removes a field for good, with its values, leaving nothing in the trash: a plan's undo of the field it created
+   * (approvals/undo-step.ts). Repeatable: a field already gone has its values unset again; a collection gone is left.
+   */
+  async discard(siteId: string, collection: string, fieldName: string): Promise<void> {
+    const site = this.stores.forSite(siteId);
+    let record: CollectionRecord;
+    try {
+      record = await this.edit(site, collection, (current) =>
+        current.fields.some((candidate) => candidate.name === fieldName)
+          ? { fields: current.fields.filter((candidate) => candidate.name !== fieldName), change: { action: 'deleted', field: fieldName } }
+          : null,
+      );
+    } catch (error) {
+      if (error instanceof NotFoundError) return;
+      throw error;
+    }
+    await site.items.unsetField(record.id, fieldName);
+  }
+
+  /**
    * Puts a trashed field back into its collection (by the collection's id) and its values into the
    * items. ConflictError when the collection is gone or has a field of that name again. Idempotent:
    * the collection remembers the entries it got fields back from, so a resumed restore goes on.

@@ -19,5 +19,5 @@ export const createCollectionSkill: SkillModule<'createCollection'> = {
     return { target, impact: { summary: `Creates the collection ${name} with ${plural(fields?.length ?? 0, 'field')}` } };
   },
   verify: async ({ name }, _result, site) => ((await site.collection(name)) ? undefined : `the collection ${name} is not there`),
-  undo: ({ name }) => ({ skillName: 'deleteCollection', arguments: { name } }),
+  undo: ({ name }) => ({ kind: 'discard-collection', name }),
 };

@@ -25,5 +25,5 @@ export const createFieldSkill: SkillModule<'createField'> = {
     (await site.collection(collection))?.fields.some((candidate) => candidate.name === field.name)
       ? undefined
       : `the field ${field.name} is not in ${collection}`,
-  undo: ({ collection, field }) => ({ skillName: 'deleteField', arguments: { collection, field: field.name } }),
+  undo: ({ collection, field }) => ({ kind: 'discard-field', collection, field: field.name }),
 };

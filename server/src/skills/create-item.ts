@@ -19,6 +19,6 @@ export const createItemSkill: SkillModule<'createItem'> = {
   },
   undo: ({ collection }, result) => {
     const id = (result as { id?: unknown } | undefined)?.id;
-    return typeof id === 'string' ? { skillName: 'deleteItem', arguments: { collection, id } } : undefined;
+    return typeof id === 'string' ? { kind: 'discard-item', collection, id } : undefined;
   },
 };

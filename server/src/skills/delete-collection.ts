@@ -34,4 +34,6 @@ export const deleteCollectionSkill: SkillModule<'deleteCollection'> = {
       },
     };
   },
+  verify: async ({ name }, _result, site) => ((await site.collection(name)) ? `the collection ${name} is still there` : undefined),
+  undo: ({ name }) => ({ kind: 'restore-trash', trashKind: 'collection', collection: name }),
 };

@@ -40,4 +40,9 @@ export const deleteFieldSkill: SkillModule<'deleteField'> = {
       },
     };
   },
+  verify: async ({ collection, field }, _result, site) =>
+    (await site.collection(collection))?.fields.some((candidate) => candidate.name === field)
+      ? `the field ${field} is still in ${collection}`
+      : undefined,
+  undo: ({ collection, field }) => ({ kind: 'restore-trash', trashKind: 'field', collection, field }),
 };

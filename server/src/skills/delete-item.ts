@@ -49,4 +49,9 @@ export const deleteItemSkill: SkillModule<'deleteItem'> = {
       },
     };
   },
+  verify: async ({ collection, id }, _result, site) => {
+    const record = await site.collection(collection);
+    return record && (await site.item(record.id, id)) ? `the item ${id} is still in ${collection}` : undefined;
+  },
+  undo: ({ collection, id }) => ({ kind: 'restore-trash', trashKind: 'item', collection, itemId: id }),
 };

@@ -7,9 +7,11 @@ import {
   canonicalJson,
   DomainError,
   type Field,
+  findSkill,
   isSkillName,
   type SkillArguments,
   type SkillName,
+  writesSite,
 } from '@lumibase/shared';
 import { validateItemData } from '../services/validate-item-data.js';
 import type { ApprovalTargets } from './approval-targets.js';
@@ -27,6 +29,10 @@ export class SimulatedSite implements SiteView {
   /** Which step created a field: `${collection}/${field}`. */
   private readonly fieldSteps = new Map<string, number>();
   private readonly removedItems = new Set<string>();
+  /** Items an earlier step updates: how many times, and their data after. */
+  private readonly updatedItems = new Map<string, { updates: number; data: Record<string, unknown> }>();
+  /** The earlier step that cannot be undone, if any: nothing may follow it (a later failure could not be rolled back). */
+  irreversible?: { step: number; skillName: string };
 
   constructor(private readonly base: SiteView) {}
 
@@ -46,7 +52,10 @@ export class SimulatedSite implements SiteView {
 
   async item(collectionId: string, id: string) {
     if (collectionId.startsWith('planned:') || this.removedItems.has(`${collectionId}/${id}`)) return null;
-    return this.base.item(collectionId, id);
+    const real = await this.base.item(collectionId, id);
+    const updated = this.updatedItems.get(`${collectionId}/${id}`);
+    // Each update is a revision: a later step bound to the item's revision expects the one the earlier steps leave.
+    return real && updated ? { ...real, revision: real.revision + updated.updates, data: updated.data } : real;
   }
 
   member(userId: string) {
@@ -106,6 +115,19 @@ export class SimulatedSite implements SiteView {
         if (current) this.removedItems.add(`${current.id}/${args.id as string}`);
         return;
       }
+      case 'updateItem': {
+        const current = await this.collection(name);
+        const item = current ? await this.item(current.id, args.id as string) : null;
+        if (!current || !item) return;
+        const data = { ...item.data };
+        for (const [key, value] of Object.entries(args.data as Record<string, unknown>)) {
+          if (value === null) delete data[key];
+          else data[key] = value;
+        }
+        const key = `${current.id}/${args.id as string}`;
+        this.updatedItems.set(key, { updates: (this.updatedItems.get(key)?.updates ?? 0) + 1, data });
+        return;
+      }
       default:
         return;
     }
@@ -123,11 +145,18 @@ export async function dryRunStep(
   context: Omit<InspectContext, 'site'> = {},
 ): Promise<DryRun> {
   if (!isSkillName(skillName)) return { ok: true };
+  if (site.irreversible) {
+    const { step: earlier, skillName: name } = site.irreversible;
+    return { ok: false, reason: `step ${earlier} (${name}) cannot be undone, so nothing may follow it in a plan (make it the last step)` };
+  }
   const refusal = await refusalOf(site, skillName, args);
   if (refusal) return { ok: false, reason: refusal };
   const preview = await SKILL_MODULES[skillName].inspect(args as never, { ...context, site });
   const summary = await sentenceOf(site, skillName, args, preview.impact?.summary);
   await site.apply(skillName, args, step);
+  // A later step failing undoes the earlier ones; a write without an undo (updateField, deleteUser) can only come last.
+  const skill = findSkill(skillName);
+  if (!SKILL_MODULES[skillName].undo && skill && writesSite(skill)) site.irreversible = { step, skillName };
   return {
     ok: true,
     ...(preview.target ? { target: preview.target } : {}),
@@ -207,6 +236,8 @@ async function sentenceOf(
 
 /** A call of a plan with its target and impact as the dry run found them. */
 export interface DryRunCall {
+  /** The step's id when it has one already (an edited plan's steps keep theirs). */
+  id?: string;
   skillName: string;
   arguments: Record<string, unknown>;
   target?: ApprovalTarget;
@@ -222,7 +253,7 @@ export type PlanDryRun = { ok: true; steps: DryRunCall[] } | { ok: false; index:
 export async function dryRunPlan(
   targets: ApprovalTargets,
   siteId: string,
-  calls: readonly { skillName: string; arguments: Record<string, unknown> }[],
+  calls: readonly { id?: string | undefined; skillName: string; arguments: Record<string, unknown> }[],
 ): Promise<PlanDryRun> {
   const view = targets.siteView?.(siteId);
   const site = view ? new SimulatedSite(view.site) : undefined;
@@ -234,6 +265,7 @@ export async function dryRunPlan(
       : { ok: true, ...(await targets.inspect(siteId, call.skillName, call.arguments)) };
     if (!dry.ok) return { ok: false, index, reason: dry.reason };
     steps.push({
+      ...(call.id !== undefined ? { id: call.id } : {}),
       skillName: call.skillName,
       arguments: call.arguments,
       ...(dry.target ? { target: dry.target } : {}),

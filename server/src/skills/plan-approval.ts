@@ -2,6 +2,7 @@
 // skill (its target and impact as the site stands, as before plans); several are a "plan" with `arguments: {}`, the
 // steps (planned) and an impact saying what each does, in order. The harness stores a turn's plan with it, and an
 // edit of a plan's steps stores the edited plan with it.
+import { randomBytes } from 'node:crypto';
 import { type ApprovalImpact, type ApprovalStep, type ApprovalTarget, PLAN_SKILL_NAME } from '@lumibase/shared';
 import type { ApprovalTargets } from './approval-targets.js';
 import { type DryRunCall, planSummary } from './dry-run.js';
@@ -30,6 +31,10 @@ export async function planApproval(targets: ApprovalTargets, siteId: string, cal
         calls.map((call) => call.skillName),
       ),
     },
-    steps: calls.map((call) => ({ ...call, status: 'planned' as const })),
+    // Each step's id stays with it through edits (an edited plan's calls carry theirs): its operations are keyed by it.
+    steps: calls.map((call) => ({ ...call, id: call.id ?? newStepId(), status: 'planned' as const })),
   };
 }
+
+/** A plan step's id: short, random, unique within its plan. */
+export const newStepId = () => randomBytes(6).toString('hex');

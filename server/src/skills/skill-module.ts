@@ -1,5 +1,5 @@
 // What one skill module holds (skills/<kebab-name>.ts): how the skill runs, and what it would change.
-import type { ApprovalImpact, ApprovalTarget, SkillArguments, SkillName } from '@lumibase/shared';
+import type { ApprovalImpact, ApprovalTarget, SkillArguments, SkillName, TrashKind } from '@lumibase/shared';
 import type { SiteView } from './site-view.js';
 import type { ExecutorFactory } from './skill-dependencies.js';
 
@@ -23,9 +23,24 @@ export interface SkillModule<Name extends SkillName> {
   readonly inspect: (args: SkillArguments<Name>, context: InspectContext) => Promise<TargetPreview>;
   /** After a plan step ran: why its effect is not there (undefined when it is). Absent: nothing to check. */
   readonly verify?: (args: SkillArguments<Name>, result: unknown, site: SiteView) => Promise<string | undefined>;
-  /** The call that undoes a done plan step (a created collection, field or item removed). Absent: the step cannot be undone. */
-  readonly undo?: (args: SkillArguments<Name>, result: unknown) => { skillName: SkillName; arguments: Record<string, unknown> } | undefined;
+  /**
+   * What undoes a done plan step (approvals/undo-step.ts performs it); undefined when there is nothing to undo. Absent:
+   * the step cannot be undone, so a plan may hold it only as its last step (dry-run.ts).
+   */
+  readonly undo?: (args: SkillArguments<Name>, result: unknown) => StepUndo | undefined;
 }
+
+/**
+ * How a done plan step is undone (API.md, "Runs and plans"): what it created is removed for good (no trash entry, no
+ * history); what it updated or deleted is put back from the item revisions (the revision before the step's own) and
+ * the trash (the newest entry of that deletion).
+ */
+export type StepUndo =
+  | { kind: 'discard-collection'; name: string }
+  | { kind: 'discard-field'; collection: string; field: string }
+  | { kind: 'discard-item'; collection: string; id: string }
+  | { kind: 'restore-revision'; collection: string; id: string }
+  | { kind: 'restore-trash'; trashKind: TrashKind; collection: string; field?: string; itemId?: string };
 
 /** The inspect of a skill that is never gated: no target, no impact. */
 export const nothingToInspect = async (): Promise<TargetPreview> => ({});

@@ -34,6 +34,14 @@ export const updateFieldSkill: SkillModule<'updateField'> = {
     if (!record) return { target, impact: { summary: `The collection ${collection} does not exist` } };
     return { target, impact: { summary: `Changes the field ${field} of ${collection}` } };
   },
+  verify: async ({ collection, field, changes }, _result, site) => {
+    const current = (await site.collection(collection))?.fields.find((candidate) => candidate.name === (changes.name ?? field));
+    return current && hasChanges(current as Field, changes)
+      ? undefined
+      : `the field ${changes.name ?? field} of ${collection} does not show the changes`;
+  },
+  // No undo: a field change keeps no revision and goes to no trash (what it was is not kept), so a plan holds it only
+  // as its last step, where nothing after it can fail and make it need undoing (dry-run.ts).
 };
 
 function hasChanges(field: Field, changes: Partial<Field>): boolean {

@@ -146,6 +146,12 @@ export class ItemRevisionStore extends SiteScopedStore {
     await this.revisions.deleteMany(this.scoped({ collectionId: collection }));
   }
 
+  /** An item discarded for good (a plan's undo of its creation): it leaves no history. */
+  async deleteForItem(collectionId: string, itemId: string): Promise<void> {
+    const filter = this.ofItem(collectionId, itemId);
+    if (filter) await this.revisions.deleteMany(filter);
+  }
+
   /** Purging a trashed field: its values leave every revision of the collection's items (again: none left). */
   async dropField(collectionId: string, field: string): Promise<void> {
     const collection = parseObjectId(collectionId);

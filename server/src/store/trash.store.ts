@@ -210,6 +210,29 @@ export class TrashStore extends SiteScopedStore {
     return document ? toTrashRecord(document) : null;
   }
 
+  /**
+   * The newest completed entry of a deletion: of the item `itemId`, of the field `field` of the collection, or of the
+   * collection (what a plan's undo of a deletion restores). Null when there is none (restored or purged already).
+   */
+  async findLatest(match: { kind: TrashKind; collection: string; field?: string; itemId?: string }): Promise<TrashRecord | null> {
+    const itemId = match.itemId !== undefined ? parseObjectId(match.itemId) : undefined;
+    if (itemId === null) return null;
+    const document = await this.entries
+      .findOne(
+        this.scoped({
+          kind: match.kind,
+          collectionName: match.collection,
+          state: 'done',
+          purgingAt: { $exists: false },
+          ...(match.field !== undefined ? { field: match.field } : {}),
+          ...(itemId ? { itemId } : {}),
+        }),
+      )
+      .sort({ deletedAt: -1, _id: -1 })
+      .lean<StoredTrashEntry>();
+    return document ? toTrashRecord(document) : null;
+  }
+
   /** An item is back (restored by its revisions): its entries leave the trash. Entries a restore holds stay with it. */
   async removeForItem(itemId: string): Promise<void> {
     const objectId = parseObjectId(itemId);
