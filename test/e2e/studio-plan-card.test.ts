@@ -180,6 +180,7 @@ describe('Studio: a plan on the approval card', () => {
     await screenshotOf(annPage.locator('#copilot-panel'), '28-plan-copilot-panel-desktop', { padding: 4 });
     // Bea's card showed the steps advance while the plan ran (each step a pushed revision), then left the pending list.
     const beaSeen = await seenSteps(beaPage);
+    console.info(`step states seen live — Bea's card: ${beaSeen.join(' | ')}; Ann's panel: ${(await seenSteps(annPage)).join(' | ')}`);
     expect(beaSeen[0]).toBe('planned,planned,planned,planned');
     expect(beaSeen.length).toBeGreaterThan(1);
     expect(beaSeen.slice(1).some((line) => line.startsWith('done'))).toBe(true);
