@@ -15,7 +15,7 @@ const approvalsOf = (siteId: string) => database.stores.forSite(siteId).approval
 
 describe('ApprovalStore', () => {
   describe('property 15: round trip', () => {
-    it('gives back any valid approval deep-equal, whatever its JSON arguments, result and dates', async () => {
+    it('gives back any valid approval deep-equal, whatever its JSON arguments, result and dates', { timeout: 120_000 }, async () => {
       await fc.assert(
         fc.asyncProperty(approvalArbitrary, async (approval) => {
           const store = approvalsOf(freshSiteId());

@@ -43,7 +43,9 @@ const auditActions = async (siteId: string) =>
   (await database.stores.forSite(siteId).audit.list({ limit: 100 })).map((entry) => entry.action).reverse();
 
 describe('ApprovalDecider.decideApproval', () => {
-  it('runs the executor once with the stored arguments; approved only on success, else pending with lastError', async () => {
+  it('runs the executor once with the stored arguments; approved only on success, else pending with lastError', {
+    timeout: 120_000,
+  }, async () => {
     const outcomes = fc.oneof(
       fc.record({ ok: fc.constant(true as const), result: fc.jsonValue() }),
       fc.record({ ok: fc.constant(false as const), message: fc.string({ minLength: 1, maxLength: 80 }) }),

@@ -161,7 +161,9 @@ describe('AISecureHarness', () => {
     );
   });
 
-  it('property 6: gates an authorised dangerous call as one pending approval holding exactly its arguments', async () => {
+  it('property 6: gates an authorised dangerous call as one pending approval holding exactly its arguments', {
+    timeout: 120_000,
+  }, async () => {
     const dangerousCall = validCallArbitrary(DANGEROUS_SKILLS).chain((call) =>
       authorisedHolderArbitrary(call.skill).map((holder) => ({ call, holder })),
     );

@@ -239,7 +239,9 @@ describe('password hashing under load', () => {
   });
   afterAll(async () => costly?.close());
 
-  it('runs a bounded number of hashes: 40 sign-ins at once get 401 or 429 with Retry-After, never an unbounded queue', async () => {
+  it('runs a bounded number of hashes: 40 sign-ins at once get 401 or 429 with Retry-After, never an unbounded queue', {
+    timeout: 120_000,
+  }, async () => {
     const attempts = await Promise.all(
       Array.from({ length: 40 }, (_, index) =>
         costly.request('POST', '/auth/login', {

@@ -78,7 +78,9 @@ async function both(run: (target: string) => Promise<unknown>, target: string, n
 const normalized = (text: string) => text.replace(/[0-9a-f]{24}/g, '<id>').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<date>');
 
 describe('two tenants through /mcp', () => {
-  it('never shows one site another site’s approval ids or collection names, and answers for them as for nothing', async () => {
+  it('never shows one site another site’s approval ids or collection names, and answers for them as for nothing', {
+    timeout: 120_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 6 }), async (commands) => {
         for (const { kind, actor } of commands) {

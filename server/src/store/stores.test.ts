@@ -121,7 +121,7 @@ describe('collections', () => {
 });
 
 describe('items', () => {
-  it('round-trip any JSON value deep-equal, whatever its keys', async () => {
+  it('round-trip any JSON value deep-equal, whatever its keys', { timeout: 120_000 }, async () => {
     const site = stores.forSite(await newSiteId());
     const collection = await site.collections.create({ name: 'json', fields: [] });
     await fc.assert(
