@@ -8,7 +8,7 @@ export { ApiError, describeError, describeRetry, toApiError } from './api-error.
 export type { Page } from './admin-api.js';
 export type { RetryNotice } from './http-client.js';
 export type { SessionInfo } from './auth-api.js';
-export type { ItemData, SiteApi } from './site-api.js';
+export type { ApprovalEdit, ItemData, SiteApi, StepEdit } from './site-api.js';
 export { describeAiError } from './ai-skills-api.js';
 
 export function createApi(options: HttpClientOptions = {}) {

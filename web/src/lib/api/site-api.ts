@@ -59,6 +59,11 @@ const RestoredItemResponse = z.object({ data: ItemView.extend({ revision: z.numb
 
 export type ItemData = Record<string, unknown>;
 
+/** What an approver's edit changes (PATCH /ai/approvals/:id): a one-step approval's arguments, or a plan's steps (null removes one). */
+export type ApprovalEdit = { arguments: Record<string, unknown> } | { steps: StepEdit[] };
+/** One step's edit in a plan's PATCH: its arguments, or null to remove it. */
+export type StepEdit = { arguments: Record<string, unknown> } | null;
+
 export function createSiteApi(http: HttpClient, siteId: string) {
   const site = { siteId };
   return {
@@ -201,12 +206,8 @@ export function createSiteApi(http: HttpClient, siteId: string) {
         async get(id: string): Promise<ApprovalJson> {
           return (await http.request(`/ai/approvals/${segment(id)}`, { ...site, schema: ApprovalResponse })).data;
         },
-        /** A new revision with edited arguments and their impact taken again; nothing runs (409 if `revision` is not current). */
-        async edit(
-          id: string,
-          { revision, arguments: edited }: { revision: number; arguments: Record<string, unknown> },
-        ): Promise<ApprovalJson> {
-          const body = { revision, arguments: edited };
+        /** A new revision with edited arguments (or a plan's edited and removed steps), impacts taken again; nothing runs (409 if `revision` is not current). */
+        async edit(id: string, body: { revision: number } & ApprovalEdit): Promise<ApprovalJson> {
           return (await http.request(`/ai/approvals/${segment(id)}`, { ...site, method: 'PATCH', body, schema: ApprovalResponse })).data;
         },
         /** 200 with the outcome (approved, rejected, or pending with lastError) or 202 with status `executing`. */

@@ -26,7 +26,16 @@ export function callSentence(skillName: string, args: unknown): string | undefin
 
 /** The approver changed what the model proposed: the arguments now differ from the original ones. */
 export function wasEdited(approval: ApprovalJson): boolean {
+  if (approval.steps.length > 1 || (approval.originalSteps?.length ?? 0) > 1) {
+    const calls = (steps: ApprovalJson['steps']) => JSON.stringify(steps.map(({ skillName, arguments: args }) => [skillName, args]));
+    return approval.originalSteps !== undefined && calls(approval.originalSteps) !== calls(approval.steps);
+  }
   return approval.originalArguments !== undefined && JSON.stringify(approval.originalArguments) !== JSON.stringify(approval.arguments);
+}
+
+/** A plan's failed run, as a clause: what failed, and that what its earlier steps did was undone. */
+export function planFailure(approval: ApprovalJson): string {
+  return `The plan failed: ${inWords(approval.lastError ?? 'a step failed')}. The steps it had done were undone, so nothing of it remains`;
 }
 
 /** A rejection by the requester themself is a withdrawal. */
@@ -101,7 +110,7 @@ export function outcomeSentence(approval: ApprovalJson, viewerId?: string): stri
       : `Approved with changes by ${decider}${changedTail(approval)}`;
   switch (approval.status) {
     case 'approved':
-      return `${approvedBy}; done.`;
+      return approval.steps.length > 1 ? `${approvedBy}; all ${approval.steps.length} steps done.` : `${approvedBy}; done.`;
     case 'executing':
       return `${approvedBy}; running…`;
     case 'rejected':
@@ -111,6 +120,7 @@ export function outcomeSentence(approval: ApprovalJson, viewerId?: string): stri
     case 'expired':
       return `Expired: ${expiryReason(approval)}; nothing was changed.`;
     case 'pending':
+      if (approval.lastError && approval.steps.length > 1) return `${planFailure(approval)}. Still pending, so an admin can retry.`;
       return approval.lastError ? `It ran and failed: ${inWords(approval.lastError)}. Still pending, so an admin can retry.` : undefined;
     default:
       return undefined;

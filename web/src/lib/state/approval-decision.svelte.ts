@@ -3,13 +3,16 @@
 // the typed name a deletion needs, the reason for rejecting, and the decision in flight (property 14: nothing else can
 // start while one is, or while the approved skill is executing).
 import type { ApprovalDecision, ApprovalJson } from '@lumibase/shared';
+import type { ApprovalEdit } from '../api/index.js';
 import { argumentInputs, checkForm, describeChanges, type FormValues, formValues, placeDetails } from '../forms/argument-form.js';
+import { isPlan } from '../format/plan-steps.js';
 import { nameToConfirm } from '../format/skill-call.js';
 import type { EditOutcome } from './approvals.svelte.js';
+import { PlanEditDraft } from './plan-edit.svelte.js';
 
 export type DecideHandler = (decision: ApprovalDecision, reason: string) => Promise<void>;
-/** Saves edited arguments as a new revision (PATCH): the card then shows that revision, its impact included. */
-export type EditHandler = (edited: Record<string, unknown>) => Promise<EditOutcome>;
+/** Saves edited arguments (or a plan's steps) as a new revision (PATCH): the card then shows that revision, its impact included. */
+export type EditHandler = (edit: ApprovalEdit) => Promise<EditOutcome>;
 
 export interface ApprovalDecisionOptions {
   approval: () => ApprovalJson;
@@ -37,6 +40,8 @@ export class ApprovalDecisionDraft {
   /** The server's refusal of the last save, placed at the inputs (in words). */
   serverErrors = $state<{ errors: Record<string, string>; general: string[] } | undefined>(undefined);
   editNote = $state<EditNote | undefined>(undefined);
+  /** A plan's edit, step by step (state/plan-edit.svelte.ts). */
+  readonly plan = new PlanEditDraft();
 
   readonly #options: ApprovalDecisionOptions;
 
@@ -48,9 +53,12 @@ export class ApprovalDecisionDraft {
     return this.#options.approval();
   }
 
+  /** Several steps: shown, edited and approved as one plan. */
+  readonly isPlan = $derived(isPlan(this.approval));
+
   /** The form's inputs, from the skill's argument schema. */
   readonly inputs = $derived(argumentInputs(this.approval.skillName));
-  readonly check = $derived(this.editing ? checkForm(this.approval.skillName, this.inputs, this.values) : undefined);
+  readonly check = $derived(this.editing && !this.isPlan ? checkForm(this.approval.skillName, this.inputs, this.values) : undefined);
   /** What the edit changes against the arguments shown, value by value. */
   readonly changes = $derived(this.check?.ok ? describeChanges(this.inputs, this.approval.arguments, this.check.arguments) : []);
   /** Errors to show at each input: the server's from the last save, else the form's own. */
@@ -61,14 +69,18 @@ export class ApprovalDecisionDraft {
     this.approval.originalArguments ? describeChanges(this.inputs, this.approval.originalArguments, this.approval.arguments) : [],
   );
   /** Deleting a collection is approved only after typing its name (the skill's confirmByName: a misclick cannot undo it). */
-  readonly mustType: string | undefined = $derived(nameToConfirm(this.approval.skillName, this.approval.arguments));
+  readonly mustType: string | undefined = $derived(
+    this.isPlan
+      ? this.approval.steps.map((step) => nameToConfirm(step.skillName, step.arguments)).find((name) => name !== undefined)
+      : nameToConfirm(this.approval.skillName, this.approval.arguments),
+  );
   readonly nameTyped = $derived(this.mustType === undefined || this.typedName.trim() === this.mustType);
   readonly argumentsJson = $derived(JSON.stringify(this.approval.arguments, null, 2));
-  readonly canSave = $derived(this.editing && this.check?.ok === true && this.changes.length > 0);
+  readonly canSave = $derived(this.editing && (this.isPlan ? this.plan.canSave : this.check?.ok === true && this.changes.length > 0));
 
-  /** This card may edit: it has a save handler and a form for the skill. */
+  /** This card may edit: it has a save handler and a form for the skill (a plan's steps can always be removed). */
   get canEdit(): boolean {
-    return this.#options.onedit?.() !== undefined && this.inputs.length > 0;
+    return this.#options.onedit?.() !== undefined && (this.isPlan || this.inputs.length > 0);
   }
 
   /** A decision or a save is in flight, or the approved skill is executing: nothing else can start. */
@@ -91,10 +103,11 @@ export class ApprovalDecisionDraft {
   readonly save = async (): Promise<void> => {
     const onedit = this.#options.onedit?.();
     const check = this.check;
-    if (!onedit || this.busy || !this.canSave || !check?.ok) return;
+    if (!onedit || this.busy || !this.canSave) return;
+    if (!this.isPlan && !check?.ok) return;
     this.processing = 'saving';
     try {
-      const outcome = await onedit(check.arguments);
+      const outcome = await onedit(this.isPlan ? { steps: this.plan.body() } : { arguments: check?.ok ? check.arguments : {} });
       if (outcome.ok) {
         this.editing = false;
         this.serverErrors = undefined;
@@ -102,6 +115,8 @@ export class ApprovalDecisionDraft {
           tone: 'success',
           text: 'Edit saved. Nothing has run: check what it will do now, then approve it or ask someone else to.',
         };
+      } else if (outcome.status === 400 && this.isPlan) {
+        this.plan.placeDetails(outcome.details, outcome.message);
       } else if (outcome.status === 400) {
         this.serverErrors = placeDetails(this.inputs, outcome.details);
         if (this.serverErrors.general.length === 0 && Object.keys(this.serverErrors.errors).length === 0)
@@ -122,6 +137,7 @@ export class ApprovalDecisionDraft {
   };
 
   readonly startEditing = (): void => {
+    if (this.isPlan) this.plan.start(this.approval.steps);
     this.values = formValues(this.inputs, this.approval.arguments);
     this.serverErrors = undefined;
     this.editNote = undefined;

@@ -67,7 +67,9 @@ describe('ApprovalDecisionDraft', () => {
     await decision.decide('approved');
     expect(ondecide).not.toHaveBeenCalled();
     await decision.save();
-    expect(onedit).toHaveBeenCalledExactlyOnceWith({ collection: 'posts', field: { name: 'standfirst', type: 'string', required: false } });
+    expect(onedit).toHaveBeenCalledExactlyOnceWith({
+      arguments: { collection: 'posts', field: { name: 'standfirst', type: 'string', required: false } },
+    });
     expect(decision.editing).toBe(false);
     expect(decision.editNote?.tone).toBe('success');
   });

@@ -19,6 +19,12 @@ export interface ApprovalToast {
 
 /** What a request was, in words: "Deletes the collection posts and all of its items", else the skill's label. */
 export function requestWords(approval: ApprovalJson): string {
+  const [first] = approval.steps;
+  if (first && approval.steps.length > 1) {
+    const opening = callSentence(first.skillName, first.arguments);
+    const lead = opening ? `${opening.charAt(0).toLowerCase()}${opening.slice(1).replace(/[.!]$/, '')}, and ` : '';
+    return `A plan of ${approval.steps.length} steps (${lead}${approval.steps.length - 1} more)`;
+  }
   const sentence = callSentence(approval.skillName, approval.arguments);
   return sentence ? sentence.replace(/[.!]$/, '') : skillLabel(approval.skillName);
 }

@@ -94,7 +94,8 @@ export class ApprovalsPage {
 
   /** Why this viewer cannot decide an approval (the shared decider rule), or undefined when they can. */
   cannotDecide(approval: ApprovalJson): string | undefined {
-    const missing = this.#studio.site.missingToDecide(approval.skillName);
+    // A plan needs what every one of its steps needs (API.md, "Runs and plans").
+    const missing = [...new Set(approval.steps.flatMap((step) => this.#studio.site.missingToDecide(step.skillName)))];
     if (missing.includes('approvals:decide')) return 'Deciding needs someone who can decide approvals in this site.';
     const words = missing.map((capability) => lowerFirst(capabilityWords(capability)));
     return missing.length > 0 ? `Deciding on this also needs someone who ${words.join(' and ')}.` : undefined;
@@ -110,10 +111,10 @@ export class ApprovalsPage {
     return (decision: ApprovalDecision, reason: string) => this.approvals?.decide(approval.id, decision, reason) ?? Promise.resolve();
   }
 
-  /** The card's edit handler: saves the edited arguments as a new revision of the one shown. */
+  /** The card's edit handler: saves the edited arguments (or steps) as a new revision of the one shown. */
   edit(approval: ApprovalJson): EditHandler {
-    return (edited) =>
-      this.approvals?.edit(approval.id, approval.revision, edited) ??
+    return (edit) =>
+      this.approvals?.edit(approval.id, approval.revision, edit) ??
       Promise.resolve({ ok: false, status: 0, message: 'Approvals are not loaded yet.', details: [] });
   }
 

@@ -2,8 +2,9 @@
 // seq order), the latest known state of each approval, and the decisions this tab is making. Wording: approval-notices.ts.
 import { type ApprovalDecision, type ApprovalJson, type ApprovalStatus, type ErrorDetail, isSettled } from '@lumibase/shared';
 import { SvelteMap } from 'svelte/reactivity';
-import { type ApiError, type SiteApi, toApiError } from '../api/index.js';
+import { type ApiError, type ApprovalEdit, type SiteApi, toApiError } from '../api/index.js';
 import type { ApprovalCreatedEvent, ApprovalDecidedEvent } from '../realtime/events.js';
+import { isPlan } from '../format/plan-steps.js';
 import type { ResourceStatus } from './resource.svelte.js';
 import {
   type ApprovalToast,
@@ -159,13 +160,13 @@ export class ApprovalsState {
   }
 
   /**
-   * Saves an edit of the arguments as a new revision (nothing runs); the card then shows it, impact included. Never
+   * Saves an edit of the arguments (or of a plan's steps) as a new revision (nothing runs); the card then shows it, impact included. Never
    * throws: a refusal comes back with the server's details (400) for the form to place; a stale revision (409) shows
    * the current approval with a note, as for a decision.
    */
-  async edit(id: string, revision: number, edited: Record<string, unknown>): Promise<EditOutcome> {
+  async edit(id: string, revision: number, edit: ApprovalEdit): Promise<EditOutcome> {
     try {
-      const answer = this.#remember(await this.api.ai.approvals.edit(id, { revision, arguments: edited }));
+      const answer = this.#remember(await this.api.ai.approvals.edit(id, { revision, ...edit }));
       this.#notes.delete(id);
       if (answer.status === 'pending') this.#upsert(answer);
       return { ok: true, approval: answer };
@@ -224,6 +225,11 @@ export class ApprovalsState {
     if (approval.status === 'pending') {
       this.#upsert(approval);
       if (type === 'decided' && phase === 'executing') this.#settle(approval);
+      return;
+    }
+    // A plan runs step by step, each step a pushed revision: every viewer's card stays to show it advance.
+    if (phase === undefined && approval.status === 'executing' && isPlan(approval)) {
+      this.#upsert(approval);
       return;
     }
     if (phase === 'deciding' || (phase === 'executing' && approval.status === 'executing')) {

@@ -199,7 +199,7 @@ describe('ApprovalCard', () => {
     await fireEvent.input(name, { target: { value: 'drafts' } });
     expect(document.querySelector('[data-diff]')?.textContent).toMatch(/Name: posts → drafts/);
     await fireEvent.click(screen.getByRole('button', { name: /Save edit/ }));
-    expect(onedit).toHaveBeenCalledExactlyOnceWith({ name: 'drafts' });
+    expect(onedit).toHaveBeenCalledExactlyOnceWith({ arguments: { name: 'drafts' } });
     expect(ondecide).not.toHaveBeenCalled();
     // The store answers with the new revision: the card shows its impact, who edited it, and offers Approve again.
     await rerender({ approval: edited, ondecide, onedit });
