@@ -38,7 +38,7 @@ export function approvalOutcomeMessage(approval: Approval, at: Date): NewConvers
     decision.status === 'expired'
       ? `expired (${decision.reason === 'target_changed' ? 'what it would change has changed since it was asked for' : 'nobody decided in time'}); it did not run`
       : SAID[decision.status];
-  const content = `Update on approval ${approval.id}: ${quotedSkill(approval.skillName)} ${said}.`;
+  const content = `Update on approval ${approval.id}: ${subjectOf(approval)} ${said}.`;
   // One outcome per planned call: the run's model reads them as the tool results of the calls it planned.
   const results = plannedCalls(approval).map(
     (step): SkillOutcome => ({
@@ -50,6 +50,12 @@ export function approvalOutcomeMessage(approval: Approval, at: Date): NewConvers
     }),
   );
   return { role: 'assistant', content, results, createdAt: at.toISOString() };
+}
+
+/** What the note speaks of: “Delete a collection”, or "the plan of 4 steps". */
+function subjectOf(approval: Approval): string {
+  const steps = approval.steps?.length ?? 1;
+  return steps > 1 ? `the plan of ${steps} steps` : quotedSkill(approval.skillName);
 }
 
 /** A plan's step as far as its note needs it (API.md "Runs and plans"); an approval without steps is a plan of one. */

@@ -122,6 +122,10 @@ it('plans dependent calls (a collection, its fields, an item in it) as one appro
   expect(items.map((item: any) => item.data)).toEqual([{ title: 'Launch party', date: '2026-12-15T18:00:00Z' }]);
   await continuesWith(reply.conversationId, 'The events collection is set up, with the launch party in it.');
   const conversation = (await as(admin)('GET', `/ai/conversations/${reply.conversationId}/messages`)).body.data as any[];
+  // The requester reads what became of the plan as a whole, not the label of one of its skills.
+  expect(conversation.map((message) => message.content)).toContain(
+    `Update on approval ${reply.approvalId}: the plan of 4 steps was approved and ran.`,
+  );
   console.log(
     `TRANSCRIPT events run\n${JSON.stringify(
       {
