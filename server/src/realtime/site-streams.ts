@@ -20,6 +20,11 @@ export class SiteStreams {
     for (const stream of this.bySite.get(event.payload.siteId) ?? []) void stream.deliver(event);
   }
 
+  /** Every socket of this process catches up from the log (after its subscription to other processes' events was down). */
+  refreshAll(): void {
+    for (const streams of this.bySite.values()) for (const stream of streams) void stream.refresh();
+  }
+
   count(): number {
     let sockets = 0;
     for (const streams of this.bySite.values()) sockets += streams.size;

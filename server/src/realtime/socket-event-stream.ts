@@ -53,6 +53,14 @@ export class SocketEventStream {
     return this.enqueue(() => this.send(event));
   }
 
+  /** Sends what the log holds beyond the last sent event: after a publish this process may have missed. */
+  refresh(): Promise<void> {
+    return this.enqueue(async () => {
+      const current = await this.log.currentSeq();
+      if (current > this.lastSentSeq) await this.catchUp(current);
+    });
+  }
+
   close(): void {
     this.closed = true;
   }

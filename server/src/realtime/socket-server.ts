@@ -86,8 +86,9 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
   if (redis) {
     // The adapter's own connections keep an offline queue: a broadcast during a Redis blip is sent once
     // it is back, rather than failing inside the adapter where nothing could catch it.
-    publisher = redis.duplicate({ disableOfflineQueue: false });
-    subscriber = redis.duplicate({ disableOfflineQueue: false });
+    // Named, so an operator (and a test) can tell them apart in CLIENT LIST.
+    publisher = redis.duplicate({ disableOfflineQueue: false, name: `lumibase-sockets-pub-${prefix ?? 'default'}` });
+    subscriber = redis.duplicate({ disableOfflineQueue: false, name: `lumibase-sockets-sub-${prefix ?? 'default'}` });
     for (const [client, role] of [
       [publisher, 'publisher'],
       [subscriber, 'subscriber'],
@@ -99,6 +100,7 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
   }
   const streams = new SiteStreams();
   let served = false;
+  if (subscriber) catchUpAfterResubscribe(subscriber, streams, logger);
 
   // Sent by another process: parsed, not trusted to be what the type says.
   io.on(SITE_EVENT_CHANNEL, (sent) => {
@@ -181,3 +183,38 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
 }
 
 export type SocketServer = Awaited<ReturnType<typeof createSocketServer>>;
+
+/** When the subscriber is back after its connection dropped: its re-subscription and the catch-ups that follow it. */
+const CATCH_UP_AFTER_RECONNECT_MS = [500, 3000];
+
+/**
+ * Another process's events reach this one over Redis pub/sub, which keeps nothing for a subscriber that is away: an
+ * event published while the subscription was down (a Redis restart, a dropped connection) would reach this process's
+ * sockets only with the next event of its site, and never if none came. Every event is in the log before it is
+ * published, so once the subscriber is back each socket catches up from the log: once soon after it is ready (its
+ * channels subscribed again) and once later (a publisher whose own offline queue was flushed meanwhile).
+ */
+function catchUpAfterResubscribe(subscriber: RedisClientType, streams: SiteStreams, logger: Logger): void {
+  let dropped = false;
+  const timers = new Set<NodeJS.Timeout>();
+  subscriber.on('end', () => {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+  });
+  subscriber.on('reconnecting', () => {
+    dropped = true;
+  });
+  subscriber.on('ready', () => {
+    if (!dropped) return;
+    dropped = false;
+    logger.info({ sockets: streams.count() }, 'socket.io redis subscriber back: sockets catch up from the event log');
+    for (const delay of CATCH_UP_AFTER_RECONNECT_MS) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        streams.refreshAll();
+      }, delay);
+      timer.unref();
+      timers.add(timer);
+    }
+  });
+}
