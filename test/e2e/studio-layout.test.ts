@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client.js';
-import { studioPerFile } from './support/studio.js';
+import { screenshot, studioPerFile } from './support/studio.js';
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -25,7 +25,7 @@ let siteId: string;
 
 const { studio, openAs } = studioPerFile('layout', async (started) => {
   root = await ApiClient.signIn(started.baseUrl, started.admin.email, started.admin.password);
-  siteId = await root.createSite('Layout Site');
+  siteId = await root.createSite('Shop');
   // Two long forms: 8 fields and 6 fields, each taller than the sheet.
   await root.createCollection(siteId, {
     name: 'products',
@@ -51,9 +51,10 @@ const { studio, openAs } = studioPerFile('layout', async (started) => {
       { name: 'meta', type: 'json' },
     ],
   });
-  for (let index = 1; index <= 3; index += 1) {
+  // Six products, as in the review's picture of the items table (docs/screenshots/32-layout/p12-items-table-*).
+  for (let index = 1; index <= 6; index += 1)
     await root.createItem(siteId, 'products', {
-      title: `Espresso machine ${index}`,
+      title: `Espresso machine model ${index}`,
       description: 'A long description of the machine. '.repeat(6),
       price: 0.1 + 349.55,
       stock: index * 3,
@@ -61,6 +62,7 @@ const { studio, openAs } = studioPerFile('layout', async (started) => {
       summary_for_search_engines: 'Summary text '.repeat(10),
       meta: { tags: ['coffee', 'kitchen'], origin: { country: 'Italy' } },
     });
+  for (let index = 1; index <= 3; index += 1)
     await root.createItem(siteId, 'articles', {
       title: `Article ${index}`,
       body: 'Body text. '.repeat(30),
@@ -69,7 +71,6 @@ const { studio, openAs } = studioPerFile('layout', async (started) => {
       summary: 'Summary. '.repeat(10),
       meta: { tags: ['news'], source: { name: 'wire' } },
     });
-  }
   for (let index = 1; index <= 10; index += 1)
     await root.createCollection(siteId, { name: `scratch_${index}`, fields: [{ name: 'title', type: 'string' }] });
   other = await root.createMember(siteId, 'admin');
@@ -291,6 +292,8 @@ describe('Studio layout', () => {
     const priceColumn = (await page.locator('thead th').allInnerTexts()).indexOf('PRICE');
     expect(priceColumn).toBeGreaterThan(-1);
     expect((await page.locator(`tbody tr:first-child td:nth-child(${priceColumn + 1})`).textContent())?.trim()).toBe(price);
+    // The closing note's after picture (docs/screenshots/32-layout/p12-items-table-1440x900-after.png).
+    await screenshot(page, 'p12-items-table-1440x900-after');
   });
 
   it('shows the sidebar’s last link at 1024×768, and every drawer link at 200% zoom with no sideways overflow', async () => {
