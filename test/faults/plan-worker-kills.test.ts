@@ -151,7 +151,7 @@ describe('a worker SIGKILLed in the middle of a plan', () => {
     expect(approval.status).toBe('pending');
     expect(approval.attempts).toBe(1);
     expect(approval.steps.map((step) => step.status)).toEqual(['undone', 'undone', 'failed']);
-    expect(approval.lastError).toMatch(/^step 3 \(createItem\) failed: /);
+    expect(approval.lastError).toMatch(/^step 3 \(“Create an item”\) failed: /);
 
     const collections = await admin.expect<{ name: string }[]>(200, 'GET', '/collections?limit=100', { siteId });
     expect(collections.map((collection) => collection.name)).toEqual(['notes']);
