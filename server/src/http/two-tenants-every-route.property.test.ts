@@ -150,6 +150,9 @@ describe('two tenants, over every declared route', () => {
     const { meta: eventsBefore } = (await server.request('GET', '/ai/approvals', { token: tenants.B.token, siteId: tenants.B.siteId }))
       .body as { meta: { seq: number } };
     const covered: string[] = [];
+    // What A's writes so far carried: A may read back its own words (a conversation A titled "only_b" by chatting
+    // it), which are no leak of B's; anything of B that A never sent is.
+    let planted = '';
     for (const operation of ROUTES) {
       // Signing A out would only end the run early; every other route is fair game.
       if (!operation.path.startsWith(API_PREFIX) || operation.path.endsWith('/auth/logout')) continue;
@@ -168,7 +171,9 @@ describe('two tenants, over every declared route', () => {
           expect(response.status, `${what}: ${String(JSON.stringify(response.body)).slice(0, 300)}`).toBeLessThan(500);
           // In B's name, a site route refuses A (or its input) before anything else.
           if (input.site === 'B' && operation.site) expect([400, 403], what).toContain(response.status);
-          assertRevealsNothingOfB(response, `${path} ${search} ${JSON.stringify(input.body)}`, what);
+          const sent = `${path} ${search} ${method === 'GET' ? '' : JSON.stringify(input.body)}`;
+          assertRevealsNothingOfB(response, `${sent} ${planted}`, what);
+          if (method !== 'GET') planted += ` ${sent}`;
         }),
         { numRuns: RUNS_PER_ROUTE },
       );
