@@ -7,6 +7,11 @@ import { delayBeforeSkill } from '../testing/fault-delays.js';
 import { type FakeModelServer, startFakeModelServer } from '../testing/fake-model-server.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 
+/** The transcripts quoted in closing notes: printed only when asked (PRINT_TRANSCRIPTS=1), not into every CI log. */
+function transcript(text: string): void {
+  if (process.env.PRINT_TRANSCRIPTS === '1') console.log(text);
+}
+
 const DELAY_MS = 1500;
 let model: FakeModelServer;
 let server: TestServer;
@@ -97,7 +102,7 @@ it('plans dependent calls (a collection, its fields, an item in it) as one appro
   // Bound by name: the collection has no id yet.
   expect(approval.steps[1].target).toEqual({ kind: 'field', collection: 'events' });
   expect(approval.impact.summary).toBe(approval.steps.map((step: any, index: number) => `${index + 1}. ${step.impact.summary}`).join('; '));
-  console.log(
+  transcript(
     `TRANSCRIPT events plan\n${JSON.stringify({ reply: { status: reply.status, approvalId, reply: reply.reply, results: reply.results }, approval }, null, 2)}`,
   );
 
@@ -126,7 +131,7 @@ it('plans dependent calls (a collection, its fields, an item in it) as one appro
   expect(conversation.map((message) => message.content)).toContain(
     `Update on approval ${reply.approvalId}: the plan of 4 steps was approved and ran.`,
   );
-  console.log(
+  transcript(
     `TRANSCRIPT events run\n${JSON.stringify(
       {
         settled: {
@@ -204,7 +209,7 @@ it('rolls back: a step failing at execution undoes the done steps in reverse; ba
     async () => (await as(admin)('GET', `/ai/approvals/${approvalId}`)).body.data,
     (current) => current.status !== 'executing',
   );
-  console.log(`TRANSCRIPT rollback\n${JSON.stringify(settled, null, 2)}`);
+  transcript(`TRANSCRIPT rollback\n${JSON.stringify(settled, null, 2)}`);
   expect(settled.status).toBe('pending');
   expect(settled.lastError).toMatch(/^step 4 \(“Create an item”\) failed: /);
   expect(settled.steps.map((step: any) => step.status)).toEqual(['undone', 'undone', 'undone', 'failed']);
@@ -216,7 +221,7 @@ it('rolls back: a step failing at execution undoes the done steps in reverse; ba
   // Newest first: the roll-back after the failure.
   expect(audit.map((entry: any) => entry.action).slice(0, 2)).toEqual(['rolled_back', 'execution_failed']);
   expect((await as(admin)('GET', '/ai/audit/verify')).body.data.valid).toBe(true);
-  console.log(
+  transcript(
     `TRANSCRIPT rollback audit\n${JSON.stringify(
       audit.reverse().map((entry: any) => ({ seq: entry.seq, action: entry.action, detail: entry.detail })),
       null,

@@ -20,9 +20,20 @@ export class SiteStreams {
     for (const stream of this.bySite.get(event.payload.siteId) ?? []) void stream.deliver(event);
   }
 
-  /** Every socket of this process catches up from the log (after its subscription to other processes' events was down). */
-  refreshAll(): void {
-    for (const streams of this.bySite.values()) for (const stream of streams) void stream.refresh();
+  /**
+   * Every socket of this process catches up from the log (after its subscription to other processes' events was
+   * down): the site's latest seq is read once per site, not once per socket. A site whose read fails has each
+   * socket read it for itself.
+   */
+  async refreshAll(): Promise<void> {
+    await Promise.all(
+      [...this.bySite.values()].map(async (streams) => {
+        const [first] = streams;
+        if (!first) return;
+        const current = await first.latestSeq().catch(() => undefined);
+        for (const stream of streams) void stream.refresh(current);
+      }),
+    );
   }
 
   count(): number {

@@ -53,12 +53,20 @@ export class SocketEventStream {
     return this.enqueue(() => this.send(event));
   }
 
-  /** Sends what the log holds beyond the last sent event: after a publish this process may have missed. */
-  refresh(): Promise<void> {
+  /**
+   * Sends what the log holds beyond the last sent event, up to `current` (the site's latest seq, read once for
+   * all of its sockets; read here when not given): after a publish this process may have missed.
+   */
+  refresh(current?: number): Promise<void> {
     return this.enqueue(async () => {
-      const current = await this.log.currentSeq();
-      if (current > this.lastSentSeq) await this.catchUp(current);
+      const upTo = current ?? (await this.log.currentSeq());
+      if (upTo > this.lastSentSeq) await this.catchUp(upTo);
     });
+  }
+
+  /** The site's latest seq in the log. */
+  latestSeq(): Promise<number> {
+    return this.log.currentSeq();
   }
 
   close(): void {

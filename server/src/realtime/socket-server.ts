@@ -211,7 +211,7 @@ function catchUpAfterResubscribe(subscriber: RedisClientType, streams: SiteStrea
     for (const delay of CATCH_UP_AFTER_RECONNECT_MS) {
       const timer = setTimeout(() => {
         timers.delete(timer);
-        streams.refreshAll();
+        void streams.refreshAll();
       }, delay);
       timer.unref();
       timers.add(timer);

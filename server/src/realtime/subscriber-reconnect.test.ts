@@ -34,24 +34,31 @@ async function killSubscriber(): Promise<void> {
   await server.redis.sendCommand(['CLIENT', 'KILL', 'ID', ids[0]!]);
 }
 
-describe('a socket whose server lost its pub/sub subscription', () => {
-  it('gets the events published while the subscriber was away, from the log, once it is back', async () => {
+/** A socket of the site (replaying from 0), with the content events it receives. */
+async function watch(siteId: string, token: string): Promise<{ socket: Socket; received: Array<{ seq: number; id?: string }> }> {
+  const received: Array<{ seq: number; id?: string }> = [];
+  const socket = io(server.baseUrl, {
+    path: '/socket.io',
+    auth: { token, siteId, lastSeq: 0 },
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
+  sockets.push(socket);
+  socket.on('content-changed', (payload: { seq: number; id?: string }) => void received.push({ seq: payload.seq, id: payload.id }));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return { socket, received };
+}
+
+describe('sockets whose server lost its pub/sub subscription', () => {
+  it('each get the events published while the subscriber was away, from the log, once it is back', async () => {
     const siteId = await server.createSite('Subscriber reconnect');
     const admin = await server.createMember({ siteId, role: 'admin' });
-    const received: Array<{ seq: number; id?: string }> = [];
-    const socket = io(server.baseUrl, {
-      path: '/socket.io',
-      auth: { token: admin.token, siteId, lastSeq: 0 },
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-    });
-    sockets.push(socket);
-    socket.on('content-changed', (payload: { seq: number; id?: string }) => void received.push({ seq: payload.seq, id: payload.id }));
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
+    // Two sockets of one site: the site's latest seq is read once for both, and each must get the event.
+    const [first, second] = await Promise.all([watch(siteId, admin.token), watch(siteId, admin.token)]);
     const log = eventLog.forSite(siteId);
     const before = await log.currentSeq();
 
@@ -64,8 +71,10 @@ describe('a socket whose server lost its pub/sub subscription', () => {
     expect(missed.payload.seq).toBe(before + 1);
 
     // No later event of the site comes to reveal the gap: the subscriber's return alone must bring it.
-    await eventually(async () => expect(received.map((event) => event.id)).toContain('missed'), { timeoutMs: 10_000 });
-    expect(received.filter((event) => event.id === 'missed')).toEqual([{ seq: missed.payload.seq, id: 'missed' }]);
-    expect(socket.connected).toBe(true);
+    for (const { received, socket } of [first!, second!]) {
+      await eventually(async () => expect(received.map((event) => event.id)).toContain('missed'), { timeoutMs: 10_000 });
+      expect(received.filter((event) => event.id === 'missed')).toEqual([{ seq: missed.payload.seq, id: 'missed' }]);
+      expect(socket.connected).toBe(true);
+    }
   });
 });
