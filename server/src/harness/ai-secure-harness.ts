@@ -1,13 +1,7 @@
 // The gate every model tool call passes: validate → capabilities → risk → execute now, or ask a human.
 import { randomUUID } from 'node:crypto';
 import {
-  type ActorRef,
-  type ApprovalImpact,
-  type ApprovalTarget,
-  actorRefOf,
-  type CapabilityHolder,
   type ErrorDetail,
-  type ReadBefore,
   type SkillOutcome,
   type UndoRef,
   DEFAULT_APPROVAL_TTL_SECONDS,
@@ -16,58 +10,20 @@ import {
   hasCapabilities,
   missingCapabilities,
   parseSkillArguments,
-  PLAN_SKILL_NAME,
   quotedSkill,
   writesSite,
 } from '@lumibase/shared';
-import { dryRunStep, SimulatedSite } from '../skills/dry-run.js';
-import { planApproval } from '../skills/plan-approval.js';
 import type { TurnPlan } from './turn-plan.js';
-import type { AuditRepository, NewAuditEntry } from '../store/ai/audit.store.js';
-import type { ApprovalRepository } from '../approvals/approval.store.js';
-import type { ConversationRepository } from '../store/ai/conversation.store.js';
-import type { PolicyRepository } from '../store/ai/policy.store.js';
-import type { NoticeRepository } from '../store/ai/notice.store.js';
+import { actorOf, type HarnessContext, type HarnessStores, type ToolCall } from './harness-context.js';
+import { commitPlan, planStep, type PlanningDependencies } from './plan-commit.js';
+import type { NewAuditEntry } from '../store/ai/audit.store.js';
 import { gateTier } from '../gate/tier.js';
 import { CountedSkillLimits, type SkillLimits } from '../gate/skill-limits.js';
 import type { ApprovalTargets } from '../skills/approval-targets.js';
 import { describeFailure, jsonSafe } from '../approvals/describe-failure.js';
 import { type SkillExecutors, runSkillExecutor } from '../approvals/skill-executors.js';
 
-export interface HarnessActor extends ActorRef, CapabilityHolder {}
-
-/** Who asks, in which site, and the message that led the model to the call. */
-export interface HarnessContext {
-  siteId: string;
-  actor: HarnessActor;
-  message: string;
-  conversationId?: string;
-  /** What the model read earlier in the same turn; recorded on an approval this call creates. */
-  readBefore?: ReadBefore[];
-  /** An outside agent's call over MCP, and that agent's name: recorded on an approval this call creates. */
-  via?: 'mcp';
-  client?: string;
-  /** The turn's plan (a chat turn): from the first call needing an approval on, writing calls become its steps. */
-  plan?: TurnPlan;
-}
-
-/** A tool call as a planner produced it: arguments are untrusted until parsed. */
-export interface ToolCall {
-  name: string;
-  arguments: unknown;
-}
-
-export interface HarnessStores {
-  /** `conversations` hears what became of an approval made in a conversation (see note-approval-outcome.ts). */
-  forSite(siteId: string): {
-    approvals: ApprovalRepository;
-    audit: AuditRepository;
-    policy: Pick<PolicyRepository, 'get'>;
-    /** Where a `warn`-tier call's notice goes (and its `copilot-notice` event). */
-    notices: NoticeRepository;
-    conversations?: ConversationRepository;
-  };
-}
+export type { HarnessActor, HarnessContext, HarnessStores, ToolCall } from './harness-context.js';
 
 /** APPROVAL_TTL_SECONDS' default (72 hours). */
 export const DEFAULT_APPROVAL_TTL_MS = DEFAULT_APPROVAL_TTL_SECONDS * 1000;
@@ -334,117 +290,24 @@ export class AISecureHarness {
     }
   }
 
-  /** The call as the plan's next step, dry-run against the site as the earlier steps leave it; denied if it cannot succeed there. */
-  private async planStep(
+  /** The call as the plan's next step (harness/plan-commit.ts). */
+  private planStep(
     context: HarnessContext,
     plan: TurnPlan,
     call: { name: string; arguments: Record<string, unknown> },
     record: (entry: Omit<NewAuditEntry, 'actor' | 'createdAt'>) => Promise<unknown>,
   ): Promise<SkillOutcome> {
-    const step = plan.steps.length + 1;
-    const view = this.targets.siteView?.(context.siteId);
-    let preview: { target?: ApprovalTarget; impact?: ApprovalImpact } = {};
-    if (view) {
-      plan.site ??= new SimulatedSite(view.site);
-      const dry = await dryRunStep(plan.site, call.name, call.arguments, step, {
-        ...(view.restorableDays !== undefined ? { restorableDays: view.restorableDays } : {}),
-      });
-      // A first step that cannot succeed is stored as before (its impact says why); later ones are denied, the model may fix them.
-      if (!dry.ok && step > 1) {
-        const message = `${quotedSkill(call.name)} cannot be planned as step ${step}: ${dry.reason}.`;
-        const outcome: SkillOutcome = {
-          status: 'denied',
-          skill: call,
-          reason: 'invalid_arguments',
-          message,
-          details: [{ path: 'arguments', message: dry.reason }],
-        };
-        await record({
-          action: 'denied',
-          skillName: call.name,
-          detail: {
-            reason: 'invalid_arguments',
-            message,
-            arguments: call.arguments,
-            step,
-            ...(context.conversationId ? { conversationId: context.conversationId } : {}),
-          },
-        });
-        return outcome;
-      }
-      if (dry.ok) preview = { ...(dry.target ? { target: dry.target } : {}), ...(dry.impact ? { impact: dry.impact } : {}) };
-      else preview = await this.targets.inspect(context.siteId, call.name, call.arguments);
-    } else {
-      preview = await this.targets.inspect(context.siteId, call.name, call.arguments);
-    }
-    plan.steps.push({ skillName: call.name, arguments: call.arguments, ...preview });
-    for (const read of context.readBefore ?? []) if (!plan.readBefore.some((known) => sameRead(known, read))) plan.readBefore.push(read);
-    return {
-      status: 'pending_approval',
-      skill: call,
-      approvalId: plan.id,
-      step,
-      message: `${quotedSkill(call.name)} is step ${step} of a plan that needs a human admin's approval (approval ${plan.id}).`,
-    };
+    return planStep(this.planning(), context, plan, call, record);
   }
 
-  /**
-   * Stores the turn's plan as one approval (pushed as one approval-created) and returns its id;
-   * one step is stored as today's single approvals. A plan identical to a pending one makes none:
-   * that one's id is returned. Nothing planned: undefined.
-   */
-  async commitPlan(context: HarnessContext, plan: TurnPlan): Promise<{ approvalId: string; alreadyPending: boolean } | undefined> {
-    if (plan.steps.length === 0) return undefined;
-    const { approvals, audit } = this.stores.forSite(context.siteId);
-    const single = plan.steps.length === 1 ? plan.steps[0]! : undefined;
-    const skillName = single ? single.skillName : PLAN_SKILL_NAME;
-    const args = single ? single.arguments : {};
-    const calls = plan.steps.map((step) => ({ skillName: step.skillName, arguments: step.arguments }));
-    const existing = single ? await approvals.findPendingIdentical(skillName, args) : await approvals.findPendingIdenticalPlan(calls);
-    const at = this.clock();
-    const entry = (approvalId: string, detail: Record<string, unknown>) =>
-      audit.append({ action: 'approval_requested', skillName, approvalId, detail, actor: actorOf(context), createdAt: at.toISOString() });
-    const detail = single ? { arguments: args } : { steps: calls };
-    if (existing) {
-      await entry(existing.id, { ...detail, alreadyPending: true });
-      return { approvalId: existing.id, alreadyPending: true };
-    }
-    // One step: its target and impact as the site stands (as before plans); several: each step's from the dry run.
-    const shown = await planApproval(this.targets, context.siteId, plan.steps);
-    const readBefore = plan.readBefore.length > 0 ? plan.readBefore : context.readBefore;
-    // The lookup above is the cheap path; this insert is the atomic one: of two identical plans committed at the same
-    // instant, one is stored and the other answered with it.
-    const { approval, created } = await approvals.insertUnlessPending({
-      id: plan.id,
-      ...shown,
-      context: {
-        message: context.message,
-        ...(context.conversationId ? { conversationId: context.conversationId } : {}),
-        ...(readBefore?.length ? { readBefore } : {}),
-        ...(context.via ? { via: context.via, ...(context.client ? { client: context.client } : {}) } : {}),
-      },
-      status: 'pending',
-      requestedBy: actorOf(context),
-      attempts: 0,
-      expiresAt: new Date(at.getTime() + this.approvalTtlMs).toISOString(),
-      createdAt: at.toISOString(),
-      updatedAt: at.toISOString(),
-    });
-    if (!created) {
-      await entry(approval.id, { ...detail, alreadyPending: true });
-      return { approvalId: approval.id, alreadyPending: true };
-    }
-    await entry(approval.id, detail);
-    return { approvalId: approval.id, alreadyPending: false };
+  /** Stores the turn's plan as one approval (harness/plan-commit.ts). */
+  commitPlan(context: HarnessContext, plan: TurnPlan): Promise<{ approvalId: string; alreadyPending: boolean } | undefined> {
+    return commitPlan(this.planning(), context, plan);
   }
-}
 
-function sameRead(a: ReadBefore, b: ReadBefore): boolean {
-  return a.skill === b.skill && a.collection === b.collection && a.id === b.id;
-}
-
-function actorOf(context: HarnessContext): ActorRef {
-  return actorRefOf(context.actor);
+  private planning(): PlanningDependencies {
+    return { stores: this.stores, targets: this.targets, clock: this.clock, approvalTtlMs: this.approvalTtlMs };
+  }
 }
 
 function denied(
