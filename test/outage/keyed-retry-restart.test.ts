@@ -79,7 +79,11 @@ it('a create whose stored write lost its reply to a MongoDB kill answers 503, an
     () => create('stored, reply lost', 'lost-reply-1'),
     (answer) => answer.status !== 503,
     { timeoutMs: 45_000, intervalMs: 1_000, what: 'the keyed retry answering other than 503' },
-  );
+  ).catch((error: Error) => {
+    // What the server said about its 503s is the diagnosis: keep its last lines with the failure.
+    const lines = cluster.servers[0]?.process.output().trim().split('\n') ?? [];
+    throw new Error(`${error.message}\nthe server's last log lines:\n${lines.slice(-60).join('\n')}`);
+  });
   expect(retried.status).toBe(201);
   const client = await MongoClient.connect(`mongodb://127.0.0.1:${mongoPort}/?directConnection=true`);
   try {

@@ -1,9 +1,10 @@
 // Connects what every process needs (MongoDB, Redis), starting embedded defaults for what is not configured.
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type ConnectOptions, type Connection } from 'mongoose';
 import { createClient, type RedisClientType } from 'redis';
 import type { Config } from '../config.js';
 import type { DependencyCheck } from './dependency-check.js';
 import type { Logger } from '../logger.js';
+import { watchMongoMonitor, wedgedHeartbeatAfterMs } from './mongo-monitor-watchdog.js';
 import { resolveMongo } from './resolve-mongo.js';
 import { resolveRedis } from './resolve-redis.js';
 
@@ -16,6 +17,10 @@ export interface Infrastructure {
   /** Closes the clients, then stops whatever embedded servers were started, in reverse order. */
   stop(): Promise<void>;
 }
+
+/** The driver's socket timeout for connecting and for a heartbeat (its default is 30 s), and how often it checks. */
+const MONGO_CONNECT_TIMEOUT_MS = 10_000;
+const MONGO_HEARTBEAT_FREQUENCY_MS = 10_000;
 
 export class EmbeddedMongoNotAllowedError extends Error {
   constructor(processName: string) {
@@ -36,13 +41,23 @@ export async function startInfrastructure(
 
   // While MongoDB is down a command fails after serverSelectionTimeoutMS (the route answers 503)
   // instead of waiting in mongoose's buffer; the driver reconnects by itself once it is back.
-  const mongo = await mongoose
-    .createConnection(resolvedMongo.uri, {
-      dbName: config.MONGODB_DB,
-      serverSelectionTimeoutMS: config.MONGODB_SERVER_SELECTION_TIMEOUT_MS,
-      bufferCommands: false,
-    })
-    .asPromise();
+  const mongoOptions: ConnectOptions = {
+    dbName: config.MONGODB_DB,
+    serverSelectionTimeoutMS: config.MONGODB_SERVER_SELECTION_TIMEOUT_MS,
+    connectTimeoutMS: MONGO_CONNECT_TIMEOUT_MS,
+    heartbeatFrequencyMS: MONGO_HEARTBEAT_FREQUENCY_MS,
+    bufferCommands: false,
+  };
+  const mongo = await mongoose.createConnection(resolvedMongo.uri, mongoOptions).asPromise();
+  const watchdog = watchMongoMonitor(mongo, {
+    uri: resolvedMongo.uri,
+    options: mongoOptions,
+    logger,
+    wedgedAfterMs: wedgedHeartbeatAfterMs({
+      connectTimeoutMS: MONGO_CONNECT_TIMEOUT_MS,
+      heartbeatFrequencyMS: MONGO_HEARTBEAT_FREQUENCY_MS,
+    }),
+  });
   // Commands fail fast while Redis is down (the routes answer 503) instead of waiting in an offline queue.
   const redis: RedisClientType = createClient({ url: resolvedRedis.url, disableOfflineQueue: true });
   // node-redis reconnects by itself; without a listener an 'error' event would crash the process.
@@ -64,6 +79,7 @@ export async function startInfrastructure(
       // quit() waits for a reply that never comes while Redis is down: close at once then.
       if (redis.isReady) await redis.quit().catch(() => redis.destroy());
       else redis.destroy();
+      await watchdog.stop();
       await mongo.close();
       await resolvedMongo.stop();
       await resolvedRedis.stop();
