@@ -1,8 +1,9 @@
 // Appends owed events to one site's log with gap-free seqs, and reads them back for replay.
 import type { SiteEvent, SiteEventBody } from '@lumibase/shared';
 import { SiteScopedStore } from './site-scoped.js';
+import { cachedHeadsFor, type Head } from './cached-head.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
-import type { SiteEventDocument, SiteEventModels } from './models/site-event.model.js';
+import type { SiteEventDocument, SiteEventHeadDocument, SiteEventModels } from './models/site-event.model.js';
 
 export interface OwedEvent {
   eventId: string;
@@ -60,24 +61,38 @@ export class EventLogStore extends SiteScopedStore {
   }
 
   /**
-   * Appends `owed` as `last + 1`. When another appender took that seq (E11000 on the seq index) the
-   * next one is tried: the taken seq exists, so its successor still leaves no gap. An event already in
-   * the log (E11000 on its eventId) is returned as it is: relaying is idempotent.
+   * Appends `owed` as `last + 1`, `last` being the seq this process last appended or saw for the site (read from
+   * the log and its head only when unknown). When another appender took that seq (E11000 on the seq index) the
+   * real last is read and its successor tried. An event already in the log (E11000 on its eventId) is returned
+   * as it is: relaying is idempotent.
    */
   append(owed: OwedEvent): Promise<SiteEvent> {
     return this.queues.run(this.siteId, () => this.appendNow(owed));
   }
 
+  /*
+   * Gap-free: every seq tried is the successor of one known to exist or to have existed — the cached one was
+   * appended or seen here, and the one after a collision exists (it collided). A successor that exists already
+   * collides in turn, so no seq is used twice while it is retained.
+   *
+   * The one way a successor could be free although later seqs were taken is that it expired: the log's TTL removed
+   * it, and possibly everything after it. Inserting there would number a new event below ones already sent. It
+   * cannot happen with a seq learned within HEAD_TRUST_MS: the successor of a seq that was the latest when learned
+   * was appended after that moment, so it is younger than the retention (a day at least) for a long while yet; a
+   * cache entry older than that is not trusted, and the append reads the head first, as every collision does. The
+   * head, unlike the entries, survives the TTL, so a stale cache meeting a fully expired log still starts after the
+   * highest seq ever allocated, never at an expired one.
+   */
   private async appendNow(owed: OwedEvent): Promise<SiteEvent> {
-    let seq = (await this.currentSeq()) + 1;
-    for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++, seq++) {
+    const heads = cachedHeadsFor<Head>(this.models.SiteEvent);
+    let seq = (heads.get(this.siteId)?.seq ?? (await this.currentSeq())) + 1;
+    for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       try {
         const created = await this.models.SiteEvent.create(
           this.owned({ seq, eventId: owed.eventId, name: owed.event.name, body: JSON.stringify(owed.event.body), createdAt: new Date() }),
         );
-        await this.models.SiteEventHead.updateOne(this.scoped({}), { $max: { seq } }, { upsert: true }).catch(() => {
-          // The head only guards against a fully expired log; the event itself already holds this seq.
-        });
+        const head = await this.advanceHead(seq);
+        heads.learn(this.siteId, { seq: Math.max(seq, head?.seq ?? 0) });
         return this.toEvent(created.toObject());
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
@@ -85,9 +100,29 @@ export class EventLogStore extends SiteScopedStore {
           const existing = await this.models.SiteEvent.findOne(this.scoped({ eventId: owed.eventId })).lean();
           if (existing) return this.toEvent(existing);
         }
+        // The seq collided, so it exists: its successor leaves no gap even if the read finds less (an expiry since).
+        seq = Math.max(seq, await this.currentSeq()) + 1;
       }
     }
     throw new Error(`could not allocate a seq for site ${this.siteId} after ${MAX_APPEND_ATTEMPTS} attempts`);
+  }
+
+  /**
+   * Moves the head to `seq` unless it is past it already, and returns it as it is now: the site's latest seq as far
+   * as anyone has recorded. Undefined when the update failed: the head only guards against a fully expired log, and
+   * the event itself already holds this seq.
+   */
+  private async advanceHead(seq: number): Promise<SiteEventHeadDocument | undefined> {
+    try {
+      const head = await this.models.SiteEventHead.findOneAndUpdate(
+        this.scoped({}),
+        { $max: { seq } },
+        { upsert: true, returnDocument: 'after', projection: { seq: 1 } },
+      ).lean<SiteEventHeadDocument>();
+      return head ?? undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The site's latest seq (0 before its first event). */
@@ -96,7 +131,9 @@ export class EventLogStore extends SiteScopedStore {
       this.models.SiteEvent.findOne(this.scoped({}), { seq: 1 }).sort({ seq: -1 }).lean(),
       this.models.SiteEventHead.findOne(this.scoped({}), { seq: 1 }).lean(),
     ]);
-    return Math.max(last?.seq ?? 0, head?.seq ?? 0);
+    const seq = Math.max(last?.seq ?? 0, head?.seq ?? 0);
+    cachedHeadsFor<Head>(this.models.SiteEvent).learn(this.siteId, { seq });
+    return seq;
   }
 
   /** The oldest seq still retained, or undefined when the log holds nothing. */

@@ -1,0 +1,58 @@
+// What this process last knew of each site's head (the latest seq of a log or chain), so an append can take the
+// next seq without reading it first; the unique seq index refuses the guess when another process got there first.
+export interface Head {
+  seq: number;
+}
+
+/**
+ * Trusting a cached seq is only safe while its successor cannot have expired (site events have a TTL): see
+ * EventLogStore's append. Far below the shortest retention there is (one day), and long enough that a site with
+ * any traffic never pays the read.
+ */
+export const HEAD_TRUST_MS = 10 * 60_000;
+
+/**
+ * The appends of one site run one at a time in a process (AppendQueues), so only other processes can move a head
+ * behind this cache's back; when they do, the next append here collides on the seq and reads the real head.
+ */
+export class CachedHeads<T extends Head> {
+  private readonly heads = new Map<string, { head: T; learnedAt: number }>();
+
+  constructor(private readonly options: { trustMs?: number; now?: () => number } = {}) {}
+
+  /** The head to append after, or undefined: never known here, or learned too long ago to be trusted. */
+  get(siteId: string): T | undefined {
+    const known = this.heads.get(siteId);
+    if (!known) return undefined;
+    if (this.now() - known.learnedAt > (this.options.trustMs ?? HEAD_TRUST_MS)) {
+      this.heads.delete(siteId);
+      return undefined;
+    }
+    return known.head;
+  }
+
+  /**
+   * `head` was the site's latest (or existed, and nothing later was known) at this moment. A head behind the one
+   * known is ignored: the known seq existed, so inserting after the lower one would reuse a seq.
+   */
+  learn(siteId: string, head: T): void {
+    const known = this.heads.get(siteId);
+    if (known && known.head.seq > head.seq) return;
+    this.heads.set(siteId, { head, learnedAt: this.now() });
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+}
+
+/** One cache per model, i.e. per connection: the stores are built per request. */
+const cachesByModel = new WeakMap<object, CachedHeads<Head>>();
+export function cachedHeadsFor<T extends Head>(model: object): CachedHeads<T> {
+  let heads = cachesByModel.get(model);
+  if (!heads) {
+    heads = new CachedHeads();
+    cachesByModel.set(model, heads);
+  }
+  return heads as CachedHeads<T>;
+}
