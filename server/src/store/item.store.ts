@@ -1,7 +1,7 @@
 // One site's CMS items (site-scoped), always within one collection, addressed by its internal id.
 import type { ContentChange } from '@lumibase/shared';
 import { Types } from 'mongoose';
-import { NOT_DELETED, type OutboxRelay, owe } from './outbox.js';
+import { NOT_DELETED, type OutboxRelay, type OwingDocument, owe } from './outbox.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
 import { decodeRecord, encodeJsonValue, encodeRecord } from './json-codec.js';
 import { oweRevision, type RevisionMeta, SYSTEM_ACTOR } from './item-revision.store.js';
@@ -18,8 +18,8 @@ export interface ItemRecord {
   revision: number;
 }
 
-interface StoredItem {
-  _id: Types.ObjectId;
+/** As stored: with what it owes (the relay takes it as written). */
+interface StoredItem extends OwingDocument {
   data: unknown;
   createdAt: Date;
   updatedAt: Date;
@@ -105,8 +105,9 @@ export class ItemStore extends SiteScopedStore {
           outbox: [this.owe('created', collection.name, _id.toString(), 1)],
         }),
       ]);
-      await this.relay.relay(this.items, _id);
-      return toItem(created!.toObject() as unknown as StoredItem);
+      const written = created!.toObject() as unknown as StoredItem;
+      await this.relay.relay(this.items, _id, written);
+      return toItem(written);
     } catch (error) {
       const existing = operationId !== undefined && isDuplicateKeyError(error) ? await this.findByOperation(operationId) : null;
       if (existing) return existing;
@@ -183,8 +184,9 @@ export class ItemStore extends SiteScopedStore {
           outbox: [this.owe('created', collection.name, objectId.toString(), revision)],
         }),
       ]);
-      await this.relay.relay(this.items, objectId);
-      return toItem(created!.toObject() as unknown as StoredItem);
+      const written = created!.toObject() as unknown as StoredItem;
+      await this.relay.relay(this.items, objectId, written);
+      return toItem(written);
     } catch (error) {
       if (isDuplicateKeyError(error)) return null;
       throw error;
@@ -231,7 +233,7 @@ export class ItemStore extends SiteScopedStore {
         .findOneAndUpdate({ ...filter, ...atRevision(read) }, change(current, read + 1), { new: true })
         .lean<StoredItem>();
       if (!document) continue;
-      await this.relay.relay(this.items, objectId);
+      await this.relay.relay(this.items, objectId, document);
       return toItem(document);
     }
     throw new Error(`item ${objectId.toString()} kept changing: gave up after ${MAX_REVISION_ATTEMPTS} attempts`);

@@ -30,7 +30,8 @@ export function owe(event: SiteEventBody): OutboxEntry {
   return { eventId: randomUUID(), name: event.name, body: JSON.stringify(event.body) };
 }
 
-interface OwingDocument {
+/** What the relay reads of a document that owes events. */
+export interface OwingDocument {
   _id: Types.ObjectId;
   siteId: Types.ObjectId;
   outbox?: OutboxEntry[];
@@ -77,13 +78,21 @@ export class OutboxRelay {
   /**
    * Relays what one document owes, in order. Never throws: an event that could not be relayed now
    * stays owed on its document, and the reconciler's `relayAll` delivers it later.
+   *
+   * `written`: the document exactly as the caller's own write left it (the inserted document, or
+   * findOneAndUpdate's `new: true` answer), which saves reading it back. It may be stale by the time the
+   * relay runs: another relay (this process's previous one for the same document, the reconciler, another
+   * process) may have relayed some of its entries already. That costs only no-ops: the append finds the
+   * event by its eventId and returns the seq it has, subscribers are idempotent by eventId, sockets drop a
+   * seq they sent, and pulling an entry already pulled changes nothing. What it cannot be is older than
+   * an entry's write: an entry it lacks was owed by a later write, whose own relay call carries it.
    */
-  async relay(model: OwingModel, id: Types.ObjectId | string): Promise<void> {
+  async relay(model: OwingModel, id: Types.ObjectId | string, written?: OwingDocument): Promise<void> {
     const key = `${model.collection.name}:${String(id)}`;
     // One relay per document at a time in this process: they would only race each other.
     const previous = this.inFlight.get(key) ?? Promise.resolve();
     const next = previous
-      .then(() => this.relayNow(model, id))
+      .then(() => this.relayNow(model, id, written))
       .catch((error: unknown) => {
         this.options.logger.warn(
           { err: error, collection: model.collection.name, id: String(id) },
@@ -111,8 +120,8 @@ export class OutboxRelay {
     return visited;
   }
 
-  private async relayNow(model: OwingModel, id: Types.ObjectId | string): Promise<void> {
-    const document = await model.findById(id, { siteId: 1, outbox: 1, deletedAt: 1 }).lean<OwingDocument>();
+  private async relayNow(model: OwingModel, id: Types.ObjectId | string, written?: OwingDocument): Promise<void> {
+    const document = written ?? (await model.findById(id, { siteId: 1, outbox: 1, deletedAt: 1 }).lean<OwingDocument>());
     if (!document) return;
     const work = this.work.get(model);
     await work?.drain(document._id);
