@@ -103,3 +103,64 @@ describe('when the writer hands the relay the document it wrote', () => {
     expect((await Owing.findById(written._id).lean())?.outbox).toHaveLength(1);
   });
 });
+
+describe('when a document owes several events', () => {
+  const body = (id: string) => ({ kind: 'item', action: 'updated', collection: 'posts', id, revision: 2 }) as const;
+
+  it('clears them with one write once all are relayed', async () => {
+    const watched = await openWatchedConnection(database);
+    try {
+      const Owing = watched.connection.model('OutboxManyRecord', new Schema({ siteId: Schema.Types.ObjectId, ...outboxFields }));
+      const relay = new OutboxRelay({
+        eventLog: (await createEventLog(watched.connection)).forSite,
+        publish: () => {},
+        logger: createLogger({ level: 'silent' }),
+      });
+      const written: OwingDocument = {
+        _id: new Types.ObjectId(),
+        siteId: new Types.ObjectId(),
+        outbox: ['a', 'b', 'c'].map((id) => owe({ name: 'content-changed', body: body(id) })),
+      };
+      await Owing.insertMany([written], { lean: true });
+      watched.take();
+      await relay.relay(Owing, written._id, written);
+      expect(watched.take().filter((command) => command.endsWith(' outboxmanyrecords'))).toEqual(['update outboxmanyrecords']);
+      expect((await Owing.findById(written._id).lean())?.outbox).toEqual([]);
+    } finally {
+      await watched.close();
+    }
+  });
+
+  it('leaves owed the one whose dispatch failed and those after it, and the retry relays them after the first, in order', async () => {
+    const Owing = database.connection.model('OutboxMidwayRecord', new Schema({ siteId: Schema.Types.ObjectId, ...outboxFields }));
+    const published: SiteEvent[] = [];
+    let failOn: string | undefined = 'b';
+    const relay = new OutboxRelay({
+      eventLog: eventLog.forSite,
+      publish: (event) => published.push(event),
+      logger: createLogger({ level: 'silent' }),
+      onAppended: async (event) => {
+        if ((event.payload as { id?: string }).id === failOn) throw new Error('Redis is down');
+      },
+    });
+    const siteId = new Types.ObjectId();
+    const outbox = ['a', 'b', 'c'].map((id) => owe({ name: 'content-changed', body: body(id) }));
+    const record = await Owing.create({ siteId, outbox });
+
+    await relay.relay(Owing, record._id);
+    expect((await Owing.findById(record._id).lean())?.outbox?.map((entry) => entry.eventId)).toEqual([
+      outbox[1]!.eventId,
+      outbox[2]!.eventId,
+    ]);
+
+    failOn = undefined;
+    await relay.relay(Owing, record._id);
+    expect((await Owing.findById(record._id).lean())?.outbox).toEqual([]);
+    const logged = await eventLog.forSite(siteId.toString()).listAfter(0);
+    expect(logged.map((event) => [event.payload.seq, (event.payload as { id?: string }).id])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+      [3, 'c'],
+    ]);
+  });
+});

@@ -126,18 +126,27 @@ export class OutboxRelay {
     const work = this.work.get(model);
     await work?.drain(document._id);
     const log = this.options.eventLog(document.siteId.toString());
-    for (const entry of document.outbox ?? []) {
-      const event = await log.append({
-        eventId: entry.eventId,
-        event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody,
-      });
-      // Sockets get the event as soon as it has its seq (the log they catch up from holds it already), not
-      // after the dispatch and bookkeeping round trips below. A retry of this entry appends nothing new and
-      // publishes the same seq again, which every socket's stream drops (seq ≤ the last it sent).
-      this.options.publish(event);
-      await this.options.onAppended?.(event, entry.eventId);
-      // Bookkeeping, not a change of the record: updatedAt stays as the change left it.
-      await model.updateOne({ _id: document._id }, { $pull: { outbox: { eventId: entry.eventId } } }, { timestamps: false });
+    const relayed: string[] = [];
+    try {
+      for (const entry of document.outbox ?? []) {
+        const event = await log.append({
+          eventId: entry.eventId,
+          event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody,
+        });
+        // Sockets get the event as soon as it has its seq (the log they catch up from holds it already), not
+        // after the dispatch and bookkeeping round trips below. A retry of this entry appends nothing new and
+        // publishes the same seq again, which every socket's stream drops (seq ≤ the last it sent).
+        this.options.publish(event);
+        await this.options.onAppended?.(event, entry.eventId);
+        relayed.push(entry.eventId);
+      }
+    } finally {
+      // One $pull for the document, of exactly the entries that went all the way: a failure midway leaves the
+      // failed entry and those after it owed. A crash before this line leaves all of them owed; relaying them
+      // again is idempotent by eventId. Bookkeeping, not a change of the record: updatedAt stays as the change left it.
+      if (relayed.length > 0) {
+        await model.updateOne({ _id: document._id }, { $pull: { outbox: { eventId: { $in: relayed } } } }, { timestamps: false });
+      }
     }
     if (document.deletedAt) {
       await model.deleteOne({
