@@ -10,6 +10,18 @@ export interface OwedEvent {
   event: SiteEventBody;
 }
 
+/** The site's head as an append's own head update left it (site-event.model.ts). */
+export interface SiteHead {
+  seq: number;
+  webhooksGeneration: number;
+}
+
+export interface AppendedEvent {
+  event: SiteEvent;
+  /** Absent when this append did not move the head: the event was in the log already, or the head update failed. */
+  head?: SiteHead;
+}
+
 const MAX_APPEND_ATTEMPTS = 10_000;
 
 function isEventIdConflict(error: unknown): boolean {
@@ -66,8 +78,27 @@ export class EventLogStore extends SiteScopedStore {
    * real last is read and its successor tried. An event already in the log (E11000 on its eventId) is returned
    * as it is: relaying is idempotent.
    */
-  append(owed: OwedEvent): Promise<SiteEvent> {
+  async append(owed: OwedEvent): Promise<SiteEvent> {
+    return (await this.appendWithHead(owed)).event;
+  }
+
+  /** As `append`, with the head its head update returned (what the outbox relay hands its subscribers). */
+  appendWithHead(owed: OwedEvent): Promise<AppendedEvent> {
     return this.queues.run(this.siteId, () => this.appendNow(owed));
+  }
+
+  /**
+   * Moves the site's webhooks generation, after a webhook was created or removed: every append whose head update
+   * returns the new generation comes after this, hence after the change (see webhooks-subscriber.ts).
+   */
+  async webhooksChanged(): Promise<void> {
+    const update = () =>
+      this.models.SiteEventHead.updateOne(this.scoped({}), { $inc: { webhooksGeneration: 1 }, $max: { seq: 0 } }, { upsert: true });
+    // Two first upserts of a site at once: one inserts, the other's retry updates.
+    await update().catch((error: unknown) => {
+      if (!isDuplicateKeyError(error)) throw error;
+      return update();
+    });
   }
 
   /*
@@ -83,7 +114,7 @@ export class EventLogStore extends SiteScopedStore {
    * head, unlike the entries, survives the TTL, so a stale cache meeting a fully expired log still starts after the
    * highest seq ever allocated, never at an expired one.
    */
-  private async appendNow(owed: OwedEvent): Promise<SiteEvent> {
+  private async appendNow(owed: OwedEvent): Promise<AppendedEvent> {
     const heads = cachedHeadsFor<Head>(this.models.SiteEvent);
     let seq = (heads.get(this.siteId)?.seq ?? (await this.currentSeq())) + 1;
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
@@ -93,12 +124,13 @@ export class EventLogStore extends SiteScopedStore {
         );
         const head = await this.advanceHead(seq);
         heads.learn(this.siteId, { seq: Math.max(seq, head?.seq ?? 0) });
-        return this.toEvent(created.toObject());
+        const event = this.toEvent(created.toObject());
+        return head ? { event, head: { seq: head.seq, webhooksGeneration: head.webhooksGeneration ?? 0 } } : { event };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
         if (isEventIdConflict(error)) {
           const existing = await this.models.SiteEvent.findOne(this.scoped({ eventId: owed.eventId })).lean();
-          if (existing) return this.toEvent(existing);
+          if (existing) return { event: this.toEvent(existing) };
         }
         // The seq collided, so it exists: its successor leaves no gap even if the read finds less (an expiry since).
         seq = Math.max(seq, await this.currentSeq()) + 1;
@@ -117,7 +149,7 @@ export class EventLogStore extends SiteScopedStore {
       const head = await this.models.SiteEventHead.findOneAndUpdate(
         this.scoped({}),
         { $max: { seq } },
-        { upsert: true, returnDocument: 'after', projection: { seq: 1 } },
+        { upsert: true, returnDocument: 'after', projection: { seq: 1, webhooksGeneration: 1 } },
       ).lean<SiteEventHeadDocument>();
       return head ?? undefined;
     } catch {

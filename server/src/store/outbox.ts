@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { SITE_EVENT_NAMES, type SiteEvent, type SiteEventBody } from '@lumibase/shared';
 import { type Model, Schema, type Types } from 'mongoose';
 import type { Logger } from '../logger.js';
-import type { EventLogStore } from './event-log.store.js';
+import type { EventLogStore, SiteHead } from './event-log.store.js';
 
 export interface OutboxEntry {
   eventId: string;
@@ -57,9 +57,10 @@ export interface OutboxRelayOptions {
   logger: Logger;
   /**
    * Runs once an event has its seq and before it is cleared from its document (webhooks queue their
-   * deliveries here). A failure leaves the event owed: the retry must be idempotent by `eventId`.
+   * deliveries here). A failure leaves the event owed: the retry must be idempotent by `eventId`. `head`: the
+   * site's head as the append left it (absent when the event was in the log already).
    */
-  onAppended?: (event: SiteEvent, eventId: string) => Promise<void>;
+  onAppended?: (event: SiteEvent, eventId: string, head?: SiteHead) => Promise<void>;
 }
 
 export class OutboxRelay {
@@ -129,7 +130,7 @@ export class OutboxRelay {
     const relayed: string[] = [];
     try {
       for (const entry of document.outbox ?? []) {
-        const event = await log.append({
+        const { event, head } = await log.appendWithHead({
           eventId: entry.eventId,
           event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody,
         });
@@ -137,7 +138,7 @@ export class OutboxRelay {
         // after the dispatch and bookkeeping round trips below. A retry of this entry appends nothing new and
         // publishes the same seq again, which every socket's stream drops (seq ≤ the last it sent).
         this.options.publish(event);
-        await this.options.onAppended?.(event, entry.eventId);
+        await this.options.onAppended?.(event, entry.eventId, head);
         relayed.push(entry.eventId);
       }
     } finally {
