@@ -109,6 +109,27 @@ describe('EventLogStore', () => {
       expect((await a!.listAfter(0)).map((event) => event.payload.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     });
 
+    it('pays for another process’s appends with its refused guess and one read of the head', async () => {
+      const watched = await openWatchedConnection(database);
+      try {
+        const siteId = newSite();
+        const a = new EventLogStore(registerSiteEventModels(watched.connection), siteId, new AppendQueues());
+        const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
+        await a.append({ eventId: 'a1', event: itemCreated('a1') });
+        await b.append({ eventId: 'b1', event: itemCreated('b1') });
+        watched.take();
+        expect((await a.append({ eventId: 'a2', event: itemCreated('a2') })).payload.seq).toBe(3);
+        expect(watched.take()).toEqual([
+          'insert site_events',
+          'find site_event_heads',
+          'insert site_events',
+          'findAndModify site_event_heads',
+        ]);
+      } finally {
+        await watched.close();
+      }
+    });
+
     it('continues after the head, not after what it knew, when the others’ later events expired since', async () => {
       const siteId = newSite();
       const [a, b] = await Promise.all(

@@ -75,7 +75,7 @@ export class EventLogStore extends SiteScopedStore {
   /**
    * Appends `owed` as `last + 1`, `last` being the seq this process last appended or saw for the site (read from
    * the log and its head only when unknown). When another appender took that seq (E11000 on the seq index) the
-   * real last is read and its successor tried. An event already in the log (E11000 on its eventId) is returned
+   * head is read, and its successor tried. An event already in the log (E11000 on its eventId) is returned
    * as it is: relaying is idempotent.
    */
   async append(owed: OwedEvent): Promise<SiteEvent> {
@@ -133,7 +133,10 @@ export class EventLogStore extends SiteScopedStore {
           if (existing) return { event: this.toEvent(existing) };
         }
         // The seq collided, so it exists: its successor leaves no gap even if the read finds less (an expiry since).
-        seq = Math.max(seq, await this.currentSeq()) + 1;
+        // Another process appended meanwhile, and its head update follows its insert at once: the head alone is read
+        // first (one round trip); only if that collides too are the entries read as well (a head update that failed).
+        const known = attempt === 0 ? await this.headSeq() : await this.currentSeq();
+        seq = Math.max(seq, known) + 1;
       }
     }
     throw new Error(`could not allocate a seq for site ${this.siteId} after ${MAX_APPEND_ATTEMPTS} attempts`);
@@ -155,6 +158,11 @@ export class EventLogStore extends SiteScopedStore {
     } catch {
       return undefined;
     }
+  }
+
+  private async headSeq(): Promise<number> {
+    const head = await this.models.SiteEventHead.findOne(this.scoped({}), { seq: 1 }).lean();
+    return head?.seq ?? 0;
   }
 
   /** The site's latest seq (0 before its first event). */
