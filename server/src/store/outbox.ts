@@ -48,7 +48,12 @@ type OwingModel = Model<any>;
 export interface OwedWork {
   owing: Record<string, unknown>;
   settled: Record<string, unknown>;
-  drain(id: Types.ObjectId | string): Promise<void>;
+  /**
+   * `written`: the document as the caller's write left it, when the relay was handed it (see `relay`). Owed work is
+   * only ever added by a write, and a write's own relay carries what it added: a written document that owes
+   * nothing lets the drain skip reading.
+   */
+  drain(id: Types.ObjectId | string, written?: OwingDocument): Promise<void>;
 }
 
 export interface OutboxRelayOptions {
@@ -125,7 +130,7 @@ export class OutboxRelay {
     const document = written ?? (await model.findById(id, { siteId: 1, outbox: 1, deletedAt: 1 }).lean<OwingDocument>());
     if (!document) return;
     const work = this.work.get(model);
-    await work?.drain(document._id);
+    await work?.drain(document._id, written);
     const log = this.options.eventLog(document.siteId.toString());
     const relayed: string[] = [];
     try {
