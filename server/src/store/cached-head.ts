@@ -12,11 +12,26 @@ export interface Head {
 export const HEAD_TRUST_MS = 10 * 60_000;
 
 /**
+ * Appends of one process that follow each other this closely are one burst: after the first, the head is this
+ * process's own. Only a cost: read-first or not, every append is as safe (see `readFirst`).
+ */
+export const BURST_MS = 50;
+
+interface Known<T> {
+  head: T;
+  learnedAt: number;
+  /** Another process took a seq this one guessed, and no read has shown the site quiet since. */
+  contended: boolean;
+  /** When this process last appended here. */
+  appendedAt: number;
+}
+
+/**
  * The appends of one site run one at a time in a process (AppendQueues), so only other processes can move a head
  * behind this cache's back; when they do, the next append here collides on the seq and reads the real head.
  */
 export class CachedHeads<T extends Head> {
-  private readonly heads = new Map<string, { head: T; learnedAt: number }>();
+  private readonly heads = new Map<string, Known<T>>();
 
   constructor(private readonly options: { trustMs?: number; now?: () => number } = {}) {}
 
@@ -38,7 +53,38 @@ export class CachedHeads<T extends Head> {
   learn(siteId: string, head: T): void {
     const known = this.heads.get(siteId);
     if (known && known.head.seq > head.seq) return;
-    this.heads.set(siteId, { head, learnedAt: this.now() });
+    this.heads.set(siteId, { head, learnedAt: this.now(), contended: known?.contended ?? false, appendedAt: known?.appendedAt ?? 0 });
+  }
+
+  /** This process appended `head` (or learned it from its own append's head update). */
+  appended(siteId: string, head: T): void {
+    this.learn(siteId, head);
+    const known = this.heads.get(siteId);
+    if (known) known.appendedAt = this.now();
+  }
+
+  /** Another process had taken the seq this one guessed. */
+  collided(siteId: string): void {
+    const known = this.heads.get(siteId);
+    if (known) known.contended = true;
+  }
+
+  /**
+   * Whether an append should read the head before inserting rather than guess the cached head's successor: when
+   * processes take turns on a site (an API server deciding, a worker executing), the first append of each turn
+   * would have its guess refused, which costs a refused insert on top of the read. So on a contended site the first
+   * append after a pause reads; the rest of its burst guesses. Whatever is tried is the successor of the cached
+   * head or of a later one read, so the choice changes the round trips, never the seq an append can get.
+   */
+  readFirst(siteId: string): boolean {
+    const known = this.heads.get(siteId);
+    return known?.contended === true && this.now() - known.appendedAt > BURST_MS;
+  }
+
+  /** A head read before an append: one that has not moved past the cached head shows the site quiet again. */
+  sawHead(siteId: string, seq: number): void {
+    const known = this.heads.get(siteId);
+    if (known && seq <= known.head.seq) known.contended = false;
   }
 
   private now(): number {

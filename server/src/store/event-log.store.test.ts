@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { openWatchedConnection } from '../testing/watched-connection.js';
-import { HEAD_TRUST_MS } from './cached-head.js';
+import { BURST_MS, HEAD_TRUST_MS } from './cached-head.js';
 import { AppendQueues, EventLogStore } from './event-log.store.js';
 import { registerSiteEventModels } from './models/site-event.model.js';
 
@@ -125,6 +125,43 @@ describe('EventLogStore', () => {
           'insert site_events',
           'findAndModify site_event_heads',
         ]);
+      } finally {
+        await watched.close();
+      }
+    });
+
+    it('when processes take turns, reads the head before the first append of each turn instead of guessing', async () => {
+      const watched = await openWatchedConnection(database);
+      try {
+        const siteId = newSite();
+        const a = new EventLogStore(registerSiteEventModels(watched.connection), siteId, new AppendQueues());
+        const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
+        const append = async (store: EventLogStore, eventId: string) =>
+          (await store.append({ eventId, event: itemCreated(eventId) })).payload.seq;
+        const pause = () => new Promise((resolve) => setTimeout(resolve, BURST_MS + 20));
+        await append(a, 'a1');
+        await append(b, 'b1');
+        await append(a, 'a2'); // refused once: a now knows the site is shared
+        await append(b, 'b2');
+        await pause();
+        watched.take();
+        expect(await append(a, 'a3')).toBe(5);
+        expect(watched.take()).toEqual(['find site_event_heads', 'insert site_events', 'findAndModify site_event_heads']);
+        // The rest of the turn guesses.
+        expect(await append(a, 'a4')).toBe(6);
+        expect(watched.take()).toEqual(['insert site_events', 'findAndModify site_event_heads']);
+        await append(b, 'b3');
+        await pause();
+        expect(await append(a, 'a5')).toBe(8);
+        expect(watched.take()).toEqual(['find site_event_heads', 'insert site_events', 'findAndModify site_event_heads']);
+        // Nobody else appended since: the read shows it, and the next turn guesses again.
+        await pause();
+        expect(await append(a, 'a6')).toBe(9);
+        await pause();
+        watched.take();
+        expect(await append(a, 'a7')).toBe(10);
+        expect(watched.take()).toEqual(['insert site_events', 'findAndModify site_event_heads']);
+        expect((await a.listAfter(0)).map((event) => event.payload.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       } finally {
         await watched.close();
       }

@@ -116,14 +116,24 @@ export class EventLogStore extends SiteScopedStore {
    */
   private async appendNow(owed: OwedEvent): Promise<AppendedEvent> {
     const heads = cachedHeadsFor<Head>(this.models.SiteEvent);
-    let seq = (heads.get(this.siteId)?.seq ?? (await this.currentSeq())) + 1;
+    const cached = heads.get(this.siteId);
+    // On a site other processes append to as well, the head is read first (see CachedHeads.readFirst): the cached
+    // seq is trusted, so the later of it and the head read is a seq that exists or existed, as after a collision.
+    const readFirst = cached !== undefined && heads.readFirst(this.siteId);
+    let seq: number;
+    if (!cached) seq = (await this.currentSeq()) + 1;
+    else if (readFirst) {
+      const headSeq = await this.headSeq();
+      heads.sawHead(this.siteId, headSeq);
+      seq = Math.max(cached.seq, headSeq) + 1;
+    } else seq = cached.seq + 1;
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       try {
         const created = await this.models.SiteEvent.create(
           this.owned({ seq, eventId: owed.eventId, name: owed.event.name, body: JSON.stringify(owed.event.body), createdAt: new Date() }),
         );
         const head = await this.advanceHead(seq);
-        heads.learn(this.siteId, { seq: Math.max(seq, head?.seq ?? 0) });
+        heads.appended(this.siteId, { seq: Math.max(seq, head?.seq ?? 0) });
         const event = this.toEvent(created.toObject());
         return head ? { event, head: { seq: head.seq, webhooksGeneration: head.webhooksGeneration ?? 0 } } : { event };
       } catch (error) {
@@ -135,7 +145,8 @@ export class EventLogStore extends SiteScopedStore {
         // The seq collided, so it exists: its successor leaves no gap even if the read finds less (an expiry since).
         // Another process appended meanwhile, and its head update follows its insert at once: the head alone is read
         // first (one round trip); only if that collides too are the entries read as well (a head update that failed).
-        const known = attempt === 0 ? await this.headSeq() : await this.currentSeq();
+        heads.collided(this.siteId);
+        const known = attempt === 0 && !readFirst ? await this.headSeq() : await this.currentSeq();
         seq = Math.max(seq, known) + 1;
       }
     }

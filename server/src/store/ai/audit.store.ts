@@ -119,8 +119,8 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
   /**
    * With `fixedId`, a duplicate key on it means the entry landed already (another appender): nothing is added.
    * The entry is linked to the last one this process appended or saw (see cached-head.ts), read from the head only
-   * when unknown; after a collision the entries themselves are read (the head may lag behind them). Every seq tried
-   * is the successor of an entry that exists or existed, as in the site event log (which explains the trust window);
+   * when unknown or, on a site another process appends to, first in a turn (CachedHeads.readFirst); after a
+   * collision the entries themselves are read (the head may lag behind them). Every seq tried is the successor of an entry that exists or existed, as in the site event log (which explains the trust window);
    * entries removed from the end stay visible to verify(), because the head is never moved back: an entry linked
    * to a stale cache below it leaves the head naming a later seq the chain does not reach.
    */
@@ -128,7 +128,16 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
     const { detail, createdAt, ...rest } = entry;
     const detailJson = detail === undefined ? undefined : encodeJson(detail);
     const heads = cachedHeadsFor<ChainHead>(this.models.audit);
-    let last = heads.get(this.siteId) ?? (await this.head());
+    const cached = heads.get(this.siteId);
+    let last: ChainHead | null;
+    if (!cached) last = await this.head();
+    else if (heads.readFirst(this.siteId)) {
+      // Processes take turns on this site (see CachedHeads.readFirst): link to the later of the cached head and the
+      // stored one, each naming an entry that exists or existed with its hash.
+      const stored = await this.storedHead();
+      heads.sawHead(this.siteId, stored?.seq ?? 0);
+      last = stored && stored.seq > cached.seq ? stored : cached;
+    } else last = cached;
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       const seq = (last?.seq ?? 0) + 1;
       const prevHash = last?.hash ?? GENESIS_HASH;
@@ -145,12 +154,13 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
       try {
         await this.models.audit.insertMany([{ ...document, hash }], { lean: true });
         const head = await this.advanceHead(seq, hash);
-        heads.learn(this.siteId, head && head.seq > seq ? head : { seq, hash });
+        heads.appended(this.siteId, head && head.seq > seq ? head : { seq, hash });
         return { ...entry, id: _id.toHexString(), siteId: this.siteId, seq, prevHash, hash };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
         // The _id index refused it, or the seq index did while another appender landed the same entry.
         if (fixedId && (await this.models.audit.exists(this.scoped({ _id: fixedId })))) return null;
+        heads.collided(this.siteId);
         last = await this.lastEntry();
         if (last) heads.learn(this.siteId, last);
       }
@@ -159,9 +169,13 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
   }
 
   private async head(): Promise<ChainHead | null> {
-    const head = await this.models.auditHeads.findOne(this.scoped({}), { seq: 1, hash: 1 }).lean<ChainHead>();
+    const head = await this.storedHead();
     if (head) cachedHeadsFor<ChainHead>(this.models.audit).learn(this.siteId, { seq: head.seq, hash: head.hash });
     return head;
+  }
+
+  private storedHead(): Promise<ChainHead | null> {
+    return this.models.auditHeads.findOne(this.scoped({}), { seq: 1, hash: 1 }).lean<ChainHead>();
   }
 
   private lastEntry(): Promise<ChainHead | null> {
