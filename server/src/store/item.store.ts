@@ -62,12 +62,19 @@ export class ItemStore extends SiteScopedStore {
 
   /** Newest first. */
   async list(collectionId: string, page: Page): Promise<PageOf<ItemRecord>> {
-    const filter = this.inCollection(collectionId);
-    const [documents, total] = await Promise.all([
-      this.items.find(filter).sort({ createdAt: -1, _id: -1 }).skip(page.offset).limit(page.limit).lean<StoredItem[]>(),
-      this.items.countDocuments(filter),
-    ]);
-    return { records: documents.map(toItem), total };
+    const [records, total] = await Promise.all([this.page(collectionId, page), this.items.countDocuments(this.inCollection(collectionId))]);
+    return { records, total };
+  }
+
+  /** A page as `list` gives it, without the total: a walk over every item (the embeddings indexer) has no use for it. */
+  async page(collectionId: string, page: Page): Promise<ItemRecord[]> {
+    const documents = await this.items
+      .find(this.inCollection(collectionId))
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(page.offset)
+      .limit(page.limit)
+      .lean<StoredItem[]>();
+    return documents.map(toItem);
   }
 
   /** The item if it is in this site and collection; null for anything else, malformed ids included. */
