@@ -51,7 +51,7 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
   const eventLog = await createEventLog(mongo, { retentionDays: config.EVENT_RETENTION_DAYS });
   const webhookModels = registerWebhookModels(mongo);
   await Promise.all([webhookModels.Webhook.init(), webhookModels.WebhookDelivery.init()]);
-  const webhooks = (siteId: string) => new WebhookStore(webhookModels, siteId);
+  const webhooks = (siteId: string) => new WebhookStore(webhookModels, siteId, eventLog.forSite(siteId));
   const webhooksQueue = createWebhooksQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const embeddingsQueueing = await openEmbeddingsQueueing({ config, mongo, redisUrl, logger });
   // The outbox's subscribers: every relayed content change queues the embedding of what it changed, then every

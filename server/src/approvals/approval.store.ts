@@ -13,7 +13,7 @@ import {
   type SkillOutcome,
 } from '@lumibase/shared';
 import { Types } from 'mongoose';
-import { type OutboxRelay, owe } from '../store/outbox.js';
+import { type OutboxRelay, type OwingDocument, owe } from '../store/outbox.js';
 import type { AiModels, ApprovalDocument } from '../store/ai/ai-models.js';
 import type { NewAuditEntry } from '../store/ai/audit.store.js';
 import { decodeJson, encodeJson } from '../store/json-codec.js';
@@ -270,7 +270,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       outbox: [owe({ name: 'approval-created', body: { approval: inserted } })],
     });
     await this.models.approvals.insertMany([document], { lean: true });
-    await this.relay.relay(this.models.approvals, _id);
+    await this.relay.relay(this.models.approvals, _id, document);
     return inserted;
   }
 
@@ -352,7 +352,8 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
         .findOneAndUpdate(this.scoped({ _id, status: transition.from, revision: current.revision }), update, { new: true })
         .lean<ApprovalDocument>();
       if (document) {
-        await this.relay.relay(this.models.approvals, _id);
+        // The schema's inferred type is the hydrated one; a lean document holds plain outbox entries.
+        await this.relay.relay(this.models.approvals, _id, document as unknown as OwingDocument);
         return toApproval(document);
       }
       // Another transition from the same state won, or something else moved the revision: read again.

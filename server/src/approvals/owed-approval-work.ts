@@ -35,6 +35,10 @@ interface OwingApproval {
   owedNotes?: OwedNote[];
 }
 
+function owesWork(document: Pick<OwingApproval, 'owedAudit' | 'owedNotes'>): boolean {
+  return (document.owedAudit?.length ?? 0) > 0 || (document.owedNotes?.length ?? 0) > 0;
+}
+
 /**
  * In the order owed: a second relay pass, or a relay in another process at the same time, finds an
  * entry there already (by its id) and only clears it, so each lands once and the chain stays gap-free.
@@ -56,7 +60,10 @@ export function owedApprovalWork(
         { $or: [{ owedNotes: { $size: 0 } }, { owedNotes: { $exists: false } }] },
       ],
     },
-    async drain(id) {
+    async drain(id, written) {
+      // The write left nothing owed (a status change that owes no entry or note, or the insert): anything owed
+      // since was owed by a later write, whose own relay drains it; leftovers of a failed relay were in `written`.
+      if (written && !owesWork(written as OwingApproval)) return;
       const document = await models.approvals.findById(id, { siteId: 1, owedAudit: 1, owedNotes: 1 }).lean<OwingApproval>();
       if (!document) return;
       const siteId = document.siteId.toString();

@@ -103,7 +103,7 @@ export class EmbeddingIndexer {
     let embedded = await this.embedAll(vectors, await this.changed(vectors, [this.schemaTarget(collection)]));
     const keep: string[] = [];
     for (let offset = 0; ; offset += PAGE_SIZE) {
-      const { records } = await items.list(collection.id, { limit: PAGE_SIZE, offset });
+      const records = await items.page(collection.id, { limit: PAGE_SIZE, offset });
       if (records.length === 0) break;
       keep.push(...records.map((item) => item.id));
       embedded += await this.embedAll(

@@ -1,7 +1,7 @@
 // One site's CMS collections (site-scoped). Field edits are compare-and-set on a revision number.
 import { ConflictError, type ContentChange, type Field } from '@lumibase/shared';
 import { Types } from 'mongoose';
-import { NOT_DELETED, type OutboxRelay, owe } from './outbox.js';
+import { NOT_DELETED, type OutboxRelay, type OwingDocument, owe } from './outbox.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
 import { decodeJsonValue, encodeJsonValue, type Stored } from './json-codec.js';
 import type { CmsCollectionModel } from './models/cms-collection.model.js';
@@ -32,8 +32,8 @@ interface StoredField {
   options?: Stored;
 }
 
-interface StoredCollection {
-  _id: Types.ObjectId;
+/** As stored: with what it owes (the relay takes it as written). */
+interface StoredCollection extends OwingDocument {
   name: string;
   label?: string | null;
   fields: StoredField[];
@@ -127,8 +127,9 @@ export class CollectionStore extends SiteScopedStore {
           ...(collection.operationId !== undefined ? { operationId: collection.operationId } : {}),
         }),
       ]);
-      await this.relay.relay(this.collections, _id);
-      return toCollection(created!.toObject() as unknown as StoredCollection);
+      const written = created!.toObject() as unknown as StoredCollection;
+      await this.relay.relay(this.collections, _id, written);
+      return toCollection(written);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
       const existing = collection.operationId !== undefined ? await this.findByName(collection.name) : null;
@@ -169,7 +170,7 @@ export class CollectionStore extends SiteScopedStore {
       // The deletion's tombstone, if its events were never relayed, goes first: it holds the id.
       await this.relay.relay(this.collections, _id);
       try {
-        await this.collections.create([
+        const [created] = await this.collections.create([
           this.owned({
             _id,
             outbox: events.map((body) => owe({ name: 'content-changed', body })),
@@ -179,7 +180,7 @@ export class CollectionStore extends SiteScopedStore {
             revision: 0,
           }),
         ]);
-        await this.relay.relay(this.collections, _id);
+        await this.relay.relay(this.collections, _id, created!.toObject() as unknown as StoredCollection);
         return 'restored';
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
@@ -230,7 +231,7 @@ export class CollectionStore extends SiteScopedStore {
       )
       .lean<StoredCollection>();
     if (!document) return null;
-    await this.relay.relay(this.collections, document._id);
+    await this.relay.relay(this.collections, document._id, document);
     return toCollection(document);
   }
 }

@@ -1,6 +1,8 @@
 import { Types } from 'mongoose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { openWatchedConnection } from '../testing/watched-connection.js';
+import { BURST_MS, HEAD_TRUST_MS } from './cached-head.js';
 import { AppendQueues, EventLogStore } from './event-log.store.js';
 import { registerSiteEventModels } from './models/site-event.model.js';
 
@@ -73,5 +75,119 @@ describe('EventLogStore', () => {
     const [stored] = await log.listAfter(0);
     expect(stored).toEqual(appended);
     expect((stored!.payload as unknown as { approval: unknown }).approval).toEqual(approval);
+  });
+
+  describe('when the process appended to the site before', () => {
+    it('takes the next seq without reading the log or its head: one insert and one head update', async () => {
+      const watched = await openWatchedConnection(database);
+      try {
+        const log = new EventLogStore(registerSiteEventModels(watched.connection), newSite(), new AppendQueues());
+        await log.append({ eventId: 'first', event: itemCreated('1') });
+        watched.take();
+        const second = await log.append({ eventId: 'second', event: itemCreated('2') });
+        expect(second.payload.seq).toBe(2);
+        expect(watched.take()).toEqual(['insert site_events', 'findAndModify site_event_heads']);
+      } finally {
+        await watched.close();
+      }
+    });
+
+    it('continues after another process’s events when that process appended meanwhile (its guess collides)', async () => {
+      const siteId = newSite();
+      const [a, b] = await Promise.all(
+        [0, 1].map(async () => new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues())),
+      );
+      const seqs: number[] = [];
+      const append = async (log: EventLogStore, eventId: string) =>
+        seqs.push((await log.append({ eventId, event: itemCreated(eventId) })).payload.seq);
+      await append(a!, 'a1');
+      for (const eventId of ['b1', 'b2', 'b3']) await append(b!, eventId);
+      await append(a!, 'a2');
+      await append(b!, 'b4');
+      await append(a!, 'a3');
+      expect(seqs).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect((await a!.listAfter(0)).map((event) => event.payload.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    });
+
+    it('pays for another process’s appends with its refused guess and one read of the head', async () => {
+      const watched = await openWatchedConnection(database);
+      try {
+        const siteId = newSite();
+        const a = new EventLogStore(registerSiteEventModels(watched.connection), siteId, new AppendQueues());
+        const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
+        await a.append({ eventId: 'a1', event: itemCreated('a1') });
+        await b.append({ eventId: 'b1', event: itemCreated('b1') });
+        watched.take();
+        expect((await a.append({ eventId: 'a2', event: itemCreated('a2') })).payload.seq).toBe(3);
+        expect(watched.take()).toEqual([
+          'insert site_events',
+          'find site_event_heads',
+          'insert site_events',
+          'findAndModify site_event_heads',
+        ]);
+      } finally {
+        await watched.close();
+      }
+    });
+
+    it('when processes take turns, reads the head before the first append of each turn instead of guessing', async () => {
+      const watched = await openWatchedConnection(database);
+      try {
+        const siteId = newSite();
+        const a = new EventLogStore(registerSiteEventModels(watched.connection), siteId, new AppendQueues());
+        const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
+        const append = async (store: EventLogStore, eventId: string) =>
+          (await store.append({ eventId, event: itemCreated(eventId) })).payload.seq;
+        const pause = () => new Promise((resolve) => setTimeout(resolve, BURST_MS + 20));
+        await append(a, 'a1');
+        await append(b, 'b1');
+        await append(a, 'a2'); // refused once: a now knows the site is shared
+        await append(b, 'b2');
+        await pause();
+        watched.take();
+        expect(await append(a, 'a3')).toBe(5);
+        expect(watched.take()).toEqual(['find site_event_heads', 'insert site_events', 'findAndModify site_event_heads']);
+        // The rest of the turn guesses.
+        expect(await append(a, 'a4')).toBe(6);
+        expect(watched.take()).toEqual(['insert site_events', 'findAndModify site_event_heads']);
+        await append(b, 'b3');
+        await pause();
+        expect(await append(a, 'a5')).toBe(8);
+        expect(watched.take()).toEqual(['find site_event_heads', 'insert site_events', 'findAndModify site_event_heads']);
+        // Nobody else appended since: the read shows it, and the next turn guesses again.
+        await pause();
+        expect(await append(a, 'a6')).toBe(9);
+        await pause();
+        watched.take();
+        expect(await append(a, 'a7')).toBe(10);
+        expect(watched.take()).toEqual(['insert site_events', 'findAndModify site_event_heads']);
+        expect((await a.listAfter(0)).map((event) => event.payload.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      } finally {
+        await watched.close();
+      }
+    });
+
+    it('continues after the head, not after what it knew, when the others’ later events expired since', async () => {
+      const siteId = newSite();
+      const [a, b] = await Promise.all(
+        [0, 1].map(async () => new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues())),
+      );
+      await a!.append({ eventId: 'a1', event: itemCreated('a1') });
+      for (const eventId of ['b1', 'b2', 'b3', 'b4']) await b!.append({ eventId, event: itemCreated(eventId) });
+      const events = database.connection.collection('site_events');
+      // The TTL took 3..5 only (their createdAt may be older than 2's): a's guess, 2, collides and reads the head.
+      await events.deleteMany({ siteId: new Types.ObjectId(siteId), seq: { $gte: 3 } });
+      expect((await a!.append({ eventId: 'a2', event: itemCreated('a2') })).payload.seq).toBe(6);
+      // Later the TTL took everything; what a knew is older than it trusts, so nothing collides and the head decides.
+      await b!.append({ eventId: 'b5', event: itemCreated('b5') });
+      await events.deleteMany({ siteId: new Types.ObjectId(siteId) });
+      const later = Date.now() + HEAD_TRUST_MS + 1_000;
+      vi.spyOn(Date, 'now').mockImplementation(() => later);
+      try {
+        expect((await a!.append({ eventId: 'a3', event: itemCreated('a3') })).payload.seq).toBe(8);
+      } finally {
+        vi.restoreAllMocks();
+      }
+    });
   });
 });

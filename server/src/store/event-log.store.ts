@@ -1,12 +1,25 @@
 // Appends owed events to one site's log with gap-free seqs, and reads them back for replay.
 import type { SiteEvent, SiteEventBody } from '@lumibase/shared';
 import { SiteScopedStore } from './site-scoped.js';
+import { cachedHeadsFor, type Head } from './cached-head.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
-import type { SiteEventDocument, SiteEventModels } from './models/site-event.model.js';
+import type { SiteEventDocument, SiteEventHeadDocument, SiteEventModels } from './models/site-event.model.js';
 
 export interface OwedEvent {
   eventId: string;
   event: SiteEventBody;
+}
+
+/** The site's head as an append's own head update left it (site-event.model.ts). */
+export interface SiteHead {
+  seq: number;
+  webhooksGeneration: number;
+}
+
+export interface AppendedEvent {
+  event: SiteEvent;
+  /** Absent when this append did not move the head: the event was in the log already, or the head update failed. */
+  head?: SiteHead;
 }
 
 const MAX_APPEND_ATTEMPTS = 10_000;
@@ -60,34 +73,107 @@ export class EventLogStore extends SiteScopedStore {
   }
 
   /**
-   * Appends `owed` as `last + 1`. When another appender took that seq (E11000 on the seq index) the
-   * next one is tried: the taken seq exists, so its successor still leaves no gap. An event already in
-   * the log (E11000 on its eventId) is returned as it is: relaying is idempotent.
+   * Appends `owed` as `last + 1`, `last` being the seq this process last appended or saw for the site (read from
+   * the log and its head only when unknown). When another appender took that seq (E11000 on the seq index) the
+   * head is read, and its successor tried. An event already in the log (E11000 on its eventId) is returned
+   * as it is: relaying is idempotent.
    */
-  append(owed: OwedEvent): Promise<SiteEvent> {
+  async append(owed: OwedEvent): Promise<SiteEvent> {
+    return (await this.appendWithHead(owed)).event;
+  }
+
+  /** As `append`, with the head its head update returned (what the outbox relay hands its subscribers). */
+  appendWithHead(owed: OwedEvent): Promise<AppendedEvent> {
     return this.queues.run(this.siteId, () => this.appendNow(owed));
   }
 
-  private async appendNow(owed: OwedEvent): Promise<SiteEvent> {
-    let seq = (await this.currentSeq()) + 1;
-    for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++, seq++) {
+  /**
+   * Moves the site's webhooks generation, after a webhook was created or removed: every append whose head update
+   * returns the new generation comes after this, hence after the change (see webhooks-subscriber.ts).
+   */
+  async webhooksChanged(): Promise<void> {
+    const update = () =>
+      this.models.SiteEventHead.updateOne(this.scoped({}), { $inc: { webhooksGeneration: 1 }, $max: { seq: 0 } }, { upsert: true });
+    // Two first upserts of a site at once: one inserts, the other's retry updates.
+    await update().catch((error: unknown) => {
+      if (!isDuplicateKeyError(error)) throw error;
+      return update();
+    });
+  }
+
+  /*
+   * Gap-free: every seq tried is the successor of one known to exist or to have existed — the cached one was
+   * appended or seen here, and the one after a collision exists (it collided). A successor that exists already
+   * collides in turn, so no seq is used twice while it is retained.
+   *
+   * The one way a successor could be free although later seqs were taken is that it expired: the log's TTL removed
+   * it, and possibly everything after it. Inserting there would number a new event below ones already sent. It
+   * cannot happen with a seq learned within HEAD_TRUST_MS: the successor of a seq that was the latest when learned
+   * was appended after that moment, so it is younger than the retention (a day at least) for a long while yet; a
+   * cache entry older than that is not trusted, and the append reads the head first, as every collision does. The
+   * head, unlike the entries, survives the TTL, so a stale cache meeting a fully expired log still starts after the
+   * highest seq ever allocated, never at an expired one.
+   */
+  private async appendNow(owed: OwedEvent): Promise<AppendedEvent> {
+    const heads = cachedHeadsFor<Head>(this.models.SiteEvent);
+    const cached = heads.get(this.siteId);
+    // On a site other processes append to as well, the head is read first (see CachedHeads.readFirst): the cached
+    // seq is trusted, so the later of it and the head read is a seq that exists or existed, as after a collision.
+    const readFirst = cached !== undefined && heads.readFirst(this.siteId);
+    let seq: number;
+    if (!cached) seq = (await this.currentSeq()) + 1;
+    else if (readFirst) {
+      const headSeq = await this.headSeq();
+      heads.sawHead(this.siteId, headSeq);
+      seq = Math.max(cached.seq, headSeq) + 1;
+    } else seq = cached.seq + 1;
+    for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       try {
         const created = await this.models.SiteEvent.create(
           this.owned({ seq, eventId: owed.eventId, name: owed.event.name, body: JSON.stringify(owed.event.body), createdAt: new Date() }),
         );
-        await this.models.SiteEventHead.updateOne(this.scoped({}), { $max: { seq } }, { upsert: true }).catch(() => {
-          // The head only guards against a fully expired log; the event itself already holds this seq.
-        });
-        return this.toEvent(created.toObject());
+        const head = await this.advanceHead(seq);
+        heads.appended(this.siteId, { seq: Math.max(seq, head?.seq ?? 0) });
+        const event = this.toEvent(created.toObject());
+        return head ? { event, head: { seq: head.seq, webhooksGeneration: head.webhooksGeneration ?? 0 } } : { event };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
         if (isEventIdConflict(error)) {
           const existing = await this.models.SiteEvent.findOne(this.scoped({ eventId: owed.eventId })).lean();
-          if (existing) return this.toEvent(existing);
+          if (existing) return { event: this.toEvent(existing) };
         }
+        // The seq collided, so it exists: its successor leaves no gap even if the read finds less (an expiry since).
+        // Another process appended meanwhile, and its head update follows its insert at once: the head alone is read
+        // first (one round trip); only if that collides too are the entries read as well (a head update that failed).
+        heads.collided(this.siteId);
+        const known = attempt === 0 && !readFirst ? await this.headSeq() : await this.currentSeq();
+        seq = Math.max(seq, known) + 1;
       }
     }
     throw new Error(`could not allocate a seq for site ${this.siteId} after ${MAX_APPEND_ATTEMPTS} attempts`);
+  }
+
+  /**
+   * Moves the head to `seq` unless it is past it already, and returns it as it is now: the site's latest seq as far
+   * as anyone has recorded. Undefined when the update failed: the head only guards against a fully expired log, and
+   * the event itself already holds this seq.
+   */
+  private async advanceHead(seq: number): Promise<SiteEventHeadDocument | undefined> {
+    try {
+      const head = await this.models.SiteEventHead.findOneAndUpdate(
+        this.scoped({}),
+        { $max: { seq } },
+        { upsert: true, returnDocument: 'after', projection: { seq: 1, webhooksGeneration: 1 } },
+      ).lean<SiteEventHeadDocument>();
+      return head ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async headSeq(): Promise<number> {
+    const head = await this.models.SiteEventHead.findOne(this.scoped({}), { seq: 1 }).lean();
+    return head?.seq ?? 0;
   }
 
   /** The site's latest seq (0 before its first event). */
@@ -96,7 +182,9 @@ export class EventLogStore extends SiteScopedStore {
       this.models.SiteEvent.findOne(this.scoped({}), { seq: 1 }).sort({ seq: -1 }).lean(),
       this.models.SiteEventHead.findOne(this.scoped({}), { seq: 1 }).lean(),
     ]);
-    return Math.max(last?.seq ?? 0, head?.seq ?? 0);
+    const seq = Math.max(last?.seq ?? 0, head?.seq ?? 0);
+    cachedHeadsFor<Head>(this.models.SiteEvent).learn(this.siteId, { seq });
+    return seq;
   }
 
   /** The oldest seq still retained, or undefined when the log holds nothing. */

@@ -1,7 +1,7 @@
 // One site's CMS items (site-scoped), always within one collection, addressed by its internal id.
 import type { ContentChange } from '@lumibase/shared';
 import { Types } from 'mongoose';
-import { NOT_DELETED, type OutboxRelay, owe } from './outbox.js';
+import { NOT_DELETED, type OutboxRelay, type OwingDocument, owe } from './outbox.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
 import { decodeRecord, encodeJsonValue, encodeRecord } from './json-codec.js';
 import { oweRevision, type RevisionMeta, SYSTEM_ACTOR } from './item-revision.store.js';
@@ -18,8 +18,8 @@ export interface ItemRecord {
   revision: number;
 }
 
-interface StoredItem {
-  _id: Types.ObjectId;
+/** As stored: with what it owes (the relay takes it as written). */
+interface StoredItem extends OwingDocument {
   data: unknown;
   createdAt: Date;
   updatedAt: Date;
@@ -62,12 +62,19 @@ export class ItemStore extends SiteScopedStore {
 
   /** Newest first. */
   async list(collectionId: string, page: Page): Promise<PageOf<ItemRecord>> {
-    const filter = this.inCollection(collectionId);
-    const [documents, total] = await Promise.all([
-      this.items.find(filter).sort({ createdAt: -1, _id: -1 }).skip(page.offset).limit(page.limit).lean<StoredItem[]>(),
-      this.items.countDocuments(filter),
-    ]);
-    return { records: documents.map(toItem), total };
+    const [records, total] = await Promise.all([this.page(collectionId, page), this.items.countDocuments(this.inCollection(collectionId))]);
+    return { records, total };
+  }
+
+  /** A page as `list` gives it, without the total: a walk over every item (the embeddings indexer) has no use for it. */
+  async page(collectionId: string, page: Page): Promise<ItemRecord[]> {
+    const documents = await this.items
+      .find(this.inCollection(collectionId))
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(page.offset)
+      .limit(page.limit)
+      .lean<StoredItem[]>();
+    return documents.map(toItem);
   }
 
   /** The item if it is in this site and collection; null for anything else, malformed ids included. */
@@ -105,8 +112,9 @@ export class ItemStore extends SiteScopedStore {
           outbox: [this.owe('created', collection.name, _id.toString(), 1)],
         }),
       ]);
-      await this.relay.relay(this.items, _id);
-      return toItem(created!.toObject() as unknown as StoredItem);
+      const written = created!.toObject() as unknown as StoredItem;
+      await this.relay.relay(this.items, _id, written);
+      return toItem(written);
     } catch (error) {
       const existing = operationId !== undefined && isDuplicateKeyError(error) ? await this.findByOperation(operationId) : null;
       if (existing) return existing;
@@ -183,8 +191,9 @@ export class ItemStore extends SiteScopedStore {
           outbox: [this.owe('created', collection.name, objectId.toString(), revision)],
         }),
       ]);
-      await this.relay.relay(this.items, objectId);
-      return toItem(created!.toObject() as unknown as StoredItem);
+      const written = created!.toObject() as unknown as StoredItem;
+      await this.relay.relay(this.items, objectId, written);
+      return toItem(written);
     } catch (error) {
       if (isDuplicateKeyError(error)) return null;
       throw error;
@@ -231,7 +240,7 @@ export class ItemStore extends SiteScopedStore {
         .findOneAndUpdate({ ...filter, ...atRevision(read) }, change(current, read + 1), { new: true })
         .lean<StoredItem>();
       if (!document) continue;
-      await this.relay.relay(this.items, objectId);
+      await this.relay.relay(this.items, objectId, document);
       return toItem(document);
     }
     throw new Error(`item ${objectId.toString()} kept changing: gave up after ${MAX_REVISION_ATTEMPTS} attempts`);

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { SITE_EVENT_NAMES, type SiteEvent, type SiteEventBody } from '@lumibase/shared';
 import { type Model, Schema, type Types } from 'mongoose';
 import type { Logger } from '../logger.js';
-import type { EventLogStore } from './event-log.store.js';
+import type { EventLogStore, SiteHead } from './event-log.store.js';
 
 export interface OutboxEntry {
   eventId: string;
@@ -30,7 +30,8 @@ export function owe(event: SiteEventBody): OutboxEntry {
   return { eventId: randomUUID(), name: event.name, body: JSON.stringify(event.body) };
 }
 
-interface OwingDocument {
+/** What the relay reads of a document that owes events. */
+export interface OwingDocument {
   _id: Types.ObjectId;
   siteId: Types.ObjectId;
   outbox?: OutboxEntry[];
@@ -47,7 +48,12 @@ type OwingModel = Model<any>;
 export interface OwedWork {
   owing: Record<string, unknown>;
   settled: Record<string, unknown>;
-  drain(id: Types.ObjectId | string): Promise<void>;
+  /**
+   * `written`: the document as the caller's write left it, when the relay was handed it (see `relay`). Owed work is
+   * only ever added by a write, and a write's own relay carries what it added: a written document that owes
+   * nothing lets the drain skip reading.
+   */
+  drain(id: Types.ObjectId | string, written?: OwingDocument): Promise<void>;
 }
 
 export interface OutboxRelayOptions {
@@ -56,9 +62,10 @@ export interface OutboxRelayOptions {
   logger: Logger;
   /**
    * Runs once an event has its seq and before it is cleared from its document (webhooks queue their
-   * deliveries here). A failure leaves the event owed: the retry must be idempotent by `eventId`.
+   * deliveries here). A failure leaves the event owed: the retry must be idempotent by `eventId`. `head`: the
+   * site's head as the append left it (absent when the event was in the log already).
    */
-  onAppended?: (event: SiteEvent, eventId: string) => Promise<void>;
+  onAppended?: (event: SiteEvent, eventId: string, head?: SiteHead) => Promise<void>;
 }
 
 export class OutboxRelay {
@@ -77,13 +84,21 @@ export class OutboxRelay {
   /**
    * Relays what one document owes, in order. Never throws: an event that could not be relayed now
    * stays owed on its document, and the reconciler's `relayAll` delivers it later.
+   *
+   * `written`: the document exactly as the caller's own write left it (the inserted document, or
+   * findOneAndUpdate's `new: true` answer), which saves reading it back. It may be stale by the time the
+   * relay runs: another relay (this process's previous one for the same document, the reconciler, another
+   * process) may have relayed some of its entries already. That costs only no-ops: the append finds the
+   * event by its eventId and returns the seq it has, subscribers are idempotent by eventId, sockets drop a
+   * seq they sent, and pulling an entry already pulled changes nothing. What it cannot be is older than
+   * an entry's write: an entry it lacks was owed by a later write, whose own relay call carries it.
    */
-  async relay(model: OwingModel, id: Types.ObjectId | string): Promise<void> {
+  async relay(model: OwingModel, id: Types.ObjectId | string, written?: OwingDocument): Promise<void> {
     const key = `${model.collection.name}:${String(id)}`;
     // One relay per document at a time in this process: they would only race each other.
     const previous = this.inFlight.get(key) ?? Promise.resolve();
     const next = previous
-      .then(() => this.relayNow(model, id))
+      .then(() => this.relayNow(model, id, written))
       .catch((error: unknown) => {
         this.options.logger.warn(
           { err: error, collection: model.collection.name, id: String(id) },
@@ -111,24 +126,33 @@ export class OutboxRelay {
     return visited;
   }
 
-  private async relayNow(model: OwingModel, id: Types.ObjectId | string): Promise<void> {
-    const document = await model.findById(id, { siteId: 1, outbox: 1, deletedAt: 1 }).lean<OwingDocument>();
+  private async relayNow(model: OwingModel, id: Types.ObjectId | string, written?: OwingDocument): Promise<void> {
+    const document = written ?? (await model.findById(id, { siteId: 1, outbox: 1, deletedAt: 1 }).lean<OwingDocument>());
     if (!document) return;
     const work = this.work.get(model);
-    await work?.drain(document._id);
+    await work?.drain(document._id, written);
     const log = this.options.eventLog(document.siteId.toString());
-    for (const entry of document.outbox ?? []) {
-      const event = await log.append({
-        eventId: entry.eventId,
-        event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody,
-      });
-      // Sockets get the event as soon as it has its seq (the log they catch up from holds it already), not
-      // after the dispatch and bookkeeping round trips below. A retry of this entry appends nothing new and
-      // publishes the same seq again, which every socket's stream drops (seq ≤ the last it sent).
-      this.options.publish(event);
-      await this.options.onAppended?.(event, entry.eventId);
-      // Bookkeeping, not a change of the record: updatedAt stays as the change left it.
-      await model.updateOne({ _id: document._id }, { $pull: { outbox: { eventId: entry.eventId } } }, { timestamps: false });
+    const relayed: string[] = [];
+    try {
+      for (const entry of document.outbox ?? []) {
+        const { event, head } = await log.appendWithHead({
+          eventId: entry.eventId,
+          event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody,
+        });
+        // Sockets get the event as soon as it has its seq (the log they catch up from holds it already), not
+        // after the dispatch and bookkeeping round trips below. A retry of this entry appends nothing new and
+        // publishes the same seq again, which every socket's stream drops (seq ≤ the last it sent).
+        this.options.publish(event);
+        await this.options.onAppended?.(event, entry.eventId, head);
+        relayed.push(entry.eventId);
+      }
+    } finally {
+      // One $pull for the document, of exactly the entries that went all the way: a failure midway leaves the
+      // failed entry and those after it owed. A crash before this line leaves all of them owed; relaying them
+      // again is idempotent by eventId. Bookkeeping, not a change of the record: updatedAt stays as the change left it.
+      if (relayed.length > 0) {
+        await model.updateOne({ _id: document._id }, { $pull: { outbox: { eventId: { $in: relayed } } } }, { timestamps: false });
+      }
     }
     if (document.deletedAt) {
       await model.deleteOne({

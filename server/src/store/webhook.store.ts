@@ -108,10 +108,21 @@ function webhookView(document: WebhookDocument, last?: DeliveryDocument): Webhoo
 
 export const DELIVERIES_LISTED = 50;
 
+/** A webhook's subscription, as the webhooks subscriber holds it. */
+export interface WebhookSubscription {
+  id: string;
+  events: string[];
+}
+
 export class WebhookStore extends SiteScopedStore {
+  /**
+   * `log`: the site's event log, told after every change of the site's webhooks (its generation moves), so that
+   * subscriptions held by any process are read again before the next event is delivered.
+   */
   constructor(
     private readonly models: WebhookModels,
     siteId: string,
+    private readonly log: { webhooksChanged(): Promise<void> },
   ) {
     super(siteId);
   }
@@ -121,6 +132,7 @@ export class WebhookStore extends SiteScopedStore {
     const created = await this.models.Webhook.create(
       this.owned({ url: input.url, events: input.events, format: input.format, secret, createdAt: new Date() }),
     );
+    await this.log.webhooksChanged();
     return { ...webhookView(created.toObject()), secret };
   }
 
@@ -148,8 +160,18 @@ export class WebhookStore extends SiteScopedStore {
     const objectId = parseObjectId(id);
     if (!objectId) return false;
     const { deletedCount } = await this.models.Webhook.deleteOne(this.scoped({ _id: objectId }));
-    if (deletedCount > 0) await this.models.WebhookDelivery.deleteMany(this.scoped({ webhookId: objectId }));
-    return deletedCount > 0;
+    if (deletedCount === 0) return false;
+    await this.log.webhooksChanged();
+    await this.models.WebhookDelivery.deleteMany(this.scoped({ webhookId: objectId }));
+    return true;
+  }
+
+  /** Every webhook of the site with the events it is subscribed to. */
+  async subscriptions(): Promise<WebhookSubscription[]> {
+    const documents = await this.models.Webhook.find(this.scoped({}), { _id: 1, events: 1 }).lean<
+      Array<Pick<WebhookDocument, '_id' | 'events'>>
+    >();
+    return documents.map((document) => ({ id: toId(document._id), events: document.events }));
   }
 
   /** Ids of the webhooks subscribed to `event`. */

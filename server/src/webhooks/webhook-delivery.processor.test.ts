@@ -6,6 +6,7 @@ import { Types } from 'mongoose';
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
+import { createEventLog, type EventLog } from '../store/event-log.js';
 import { registerWebhookModels, WebhookStore } from '../store/webhook.store.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { createWebhookDeliveryProcessor } from './webhook-delivery.processor.js';
@@ -17,12 +18,14 @@ let port: number;
 const received: string[] = [];
 const siteId = new Types.ObjectId().toHexString();
 let store: WebhookStore;
+let eventLog: EventLog;
 
 beforeAll(async () => {
   database = await openTestDatabase('webhook-rebinding');
   const models = registerWebhookModels(database.connection);
   await Promise.all([models.Webhook.init(), models.WebhookDelivery.init()]);
-  store = new WebhookStore(models, siteId);
+  eventLog = await createEventLog(database.connection);
+  store = new WebhookStore(models, siteId, eventLog.forSite(siteId));
   receiver = createServer((request, response) => {
     received.push(request.url ?? '');
     response.end();
@@ -55,7 +58,7 @@ describe('delivery to a name that rebinds', () => {
     const deliveryId = await store.createDelivery({ webhookId: id, eventId: 'e-1', event: 'content-changed', seq: 1, payload: { siteId } });
     const { lookup, asked } = rebindingLookup();
     const deliver = createWebhookDeliveryProcessor({
-      webhooks: (site) => new WebhookStore(registerWebhookModels(database.connection), site),
+      webhooks: (site) => new WebhookStore(registerWebhookModels(database.connection), site, eventLog.forSite(site)),
       logger: createLogger({ level: 'silent' }),
       studioUrl: 'https://cms.example.test',
       allowPrivate: false,

@@ -3,6 +3,8 @@ import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { createTestStores } from '../../testing/test-stores.js';
+import { BURST_MS } from '../cached-head.js';
+import { openWatchedConnection } from '../../testing/watched-connection.js';
 import { type ChainedContent, chainHash, GENESIS_HASH } from './audit-chain.js';
 import type { AiStores } from './ai-stores.js';
 
@@ -127,6 +129,59 @@ describe('the audit chain', () => {
     const seqs = (await audit.list({ limit: 100 })).map((entry) => entry.seq!).sort((a, b) => a - b);
     expect(seqs).toEqual(Array.from({ length: 30 }, (_, index) => index + 1));
     expect(await audit.verify()).toEqual({ valid: true, entries: 30 });
+  });
+
+  it('stays linear when two processes take turns: the one that appended before links to the other’s latest entry', async () => {
+    const { aiStores: otherStores } = await createTestStores(await database.connect());
+    const siteId = freshSite();
+    const turns = ['a', 'b', 'b', 'a', 'b', 'a', 'a', 'b'];
+    for (const [index, who] of turns.entries()) {
+      await (who === 'a' ? stores : otherStores)
+        .forSite(siteId)
+        .audit.append({ action: 'executed', skillName: `${who}${index}`, actor, createdAt: new Date().toISOString() });
+    }
+    expect(await stores.forSite(siteId).audit.verify()).toEqual({ valid: true, entries: turns.length });
+    expect(await otherStores.forSite(siteId).audit.verify()).toEqual({ valid: true, entries: turns.length });
+  });
+
+  it('appends a process’s next entry with one insert and one head update, reading nothing', async () => {
+    const watched = await openWatchedConnection(database);
+    try {
+      const { aiStores: watchedStores } = await createTestStores(watched.connection);
+      const audit = watchedStores.forSite(freshSite()).audit;
+      await audit.append({ action: 'approval_requested', actor, createdAt: new Date().toISOString() });
+      watched.take();
+      await audit.append({ action: 'approved', actor, createdAt: new Date().toISOString() });
+      expect(watched.take()).toEqual(['insert ai_audit', 'findAndModify ai_audit_heads']);
+      expect(await audit.verify()).toEqual({ valid: true, entries: 2 });
+    } finally {
+      await watched.close();
+    }
+  });
+
+  it('when two processes take turns, reads the head before the first entry of each turn instead of guessing', async () => {
+    const watched = await openWatchedConnection(database);
+    try {
+      const siteId = freshSite();
+      const a = (await createTestStores(watched.connection)).aiStores.forSite(siteId).audit;
+      const b = (await createTestStores(await database.connect())).aiStores.forSite(siteId).audit;
+      const append = async (audit: typeof a, skillName: string) =>
+        (await audit.append({ action: 'executed', skillName, actor, createdAt: new Date().toISOString() })).seq;
+      const pause = () => new Promise((resolve) => setTimeout(resolve, BURST_MS + 20));
+      await append(a, 'a1');
+      await append(b, 'b1');
+      await append(a, 'a2'); // refused once: a now knows the site is shared
+      await append(b, 'b2');
+      await pause();
+      watched.take();
+      expect(await append(a, 'a3')).toBe(5);
+      expect(watched.take()).toEqual(['find ai_audit_heads', 'insert ai_audit', 'findAndModify ai_audit_heads']);
+      expect(await append(a, 'a4')).toBe(6);
+      expect(watched.take()).toEqual(['insert ai_audit', 'findAndModify ai_audit_heads']);
+      expect(await a.verify()).toEqual({ valid: true, entries: 6 });
+    } finally {
+      await watched.close();
+    }
   });
 
   it('verifies 100,000 entries, walking them with a cursor to the last one', { timeout: 240_000 }, async () => {

@@ -2,6 +2,7 @@
 import { type AuditEntry, type AuditVerification, actorRefOf } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { isDuplicateKeyError } from '../duplicate-key.js';
+import { cachedHeadsFor } from '../cached-head.js';
 import { queuesFor } from '../event-log.store.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
 import { toIso } from '../object-id.js';
@@ -28,6 +29,11 @@ export interface AuditRepository {
 }
 
 const MAX_APPEND_ATTEMPTS = 1_000;
+
+interface ChainHead {
+  seq: number;
+  hash: string;
+}
 const VERIFY_BATCH = 1_000;
 
 function toAuditEntry(document: AuditDocument): AuditEntry {
@@ -110,13 +116,29 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
     });
   }
 
-  /** With `fixedId`, a duplicate key on it means the entry landed already (another appender): nothing is added. */
+  /**
+   * With `fixedId`, a duplicate key on it means the entry landed already (another appender): nothing is added.
+   * The entry is linked to the last one this process appended or saw (see cached-head.ts), read from the head only
+   * when unknown or, on a site another process appends to, first in a turn (CachedHeads.readFirst); after a
+   * collision the entries themselves are read (the head may lag behind them). Every seq tried is the successor of an entry that exists or existed, as in the site event log (which explains the trust window);
+   * entries removed from the end stay visible to verify(), because the head is never moved back: an entry linked
+   * to a stale cache below it leaves the head naming a later seq the chain does not reach.
+   */
   private async appendNow(entry: NewAuditEntry, fixedId?: Types.ObjectId): Promise<AuditEntry | null> {
     const { detail, createdAt, ...rest } = entry;
     const detailJson = detail === undefined ? undefined : encodeJson(detail);
+    const heads = cachedHeadsFor<ChainHead>(this.models.audit);
+    const cached = heads.get(this.siteId);
+    let last: ChainHead | null;
+    if (!cached) last = await this.head();
+    else if (heads.readFirst(this.siteId)) {
+      // Processes take turns on this site (see CachedHeads.readFirst): link to the later of the cached head and the
+      // stored one, each naming an entry that exists or existed with its hash.
+      const stored = await this.storedHead();
+      heads.sawHead(this.siteId, stored?.seq ?? 0);
+      last = stored && stored.seq > cached.seq ? stored : cached;
+    } else last = cached;
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
-      // First try the head; after a collision, the entries themselves (the head may lag behind them).
-      const last = attempt === 0 ? await this.head() : await this.lastEntry();
       const seq = (last?.seq ?? 0) + 1;
       const prevHash = last?.hash ?? GENESIS_HASH;
       const _id = fixedId ?? new Types.ObjectId();
@@ -131,35 +153,58 @@ export class AuditStore extends SiteScopedStore implements AuditRepository {
       const hash = chainHash(contentOf({ ...document, hash: '' } as unknown as AuditDocument));
       try {
         await this.models.audit.insertMany([{ ...document, hash }], { lean: true });
-        await this.advanceHead(seq, hash);
+        const head = await this.advanceHead(seq, hash);
+        heads.appended(this.siteId, head && head.seq > seq ? head : { seq, hash });
         return { ...entry, id: _id.toHexString(), siteId: this.siteId, seq, prevHash, hash };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
         // The _id index refused it, or the seq index did while another appender landed the same entry.
         if (fixedId && (await this.models.audit.exists(this.scoped({ _id: fixedId })))) return null;
+        heads.collided(this.siteId);
+        last = await this.lastEntry();
+        if (last) heads.learn(this.siteId, last);
       }
     }
     throw new Error(`could not allocate an audit seq for site ${this.siteId} after ${MAX_APPEND_ATTEMPTS} attempts`);
   }
 
-  private head(): Promise<{ seq: number; hash: string } | null> {
-    return this.models.auditHeads.findOne(this.scoped({}), { seq: 1, hash: 1 }).lean<{ seq: number; hash: string }>();
+  private async head(): Promise<ChainHead | null> {
+    const head = await this.storedHead();
+    if (head) cachedHeadsFor<ChainHead>(this.models.audit).learn(this.siteId, { seq: head.seq, hash: head.hash });
+    return head;
   }
 
-  private lastEntry(): Promise<{ seq: number; hash: string } | null> {
+  private storedHead(): Promise<ChainHead | null> {
+    return this.models.auditHeads.findOne(this.scoped({}), { seq: 1, hash: 1 }).lean<ChainHead>();
+  }
+
+  private lastEntry(): Promise<ChainHead | null> {
     return this.models.audit
       .findOne(this.scoped({ seq: { $type: 'number' } }), { seq: 1, hash: 1 })
       .sort({ seq: -1 })
-      .lean<{ seq: number; hash: string }>();
+      .lean<ChainHead>();
   }
 
-  /** Moves the head forward, never back; losing a race to a later entry (E11000 on the upsert) is fine. */
-  private async advanceHead(seq: number, hash: string): Promise<void> {
-    await this.models.auditHeads
-      .updateOne(this.scoped({ seq: { $lt: seq } }), { $set: { seq, hash } }, { upsert: true })
-      .catch((error: unknown) => {
-        if (!isDuplicateKeyError(error)) throw error;
-      });
+  /**
+   * Moves the head forward, never back, in one round trip that also answers where the head is now. The pipeline
+   * sees the head as it was: `hash` follows `seq` only when this entry is the later one.
+   */
+  private async advanceHead(seq: number, hash: string): Promise<ChainHead | undefined> {
+    const current = { $ifNull: ['$seq', 0] };
+    try {
+      const head = await this.models.auditHeads
+        .findOneAndUpdate(
+          this.scoped({}),
+          [{ $set: { hash: { $cond: [{ $lt: [current, seq] }, hash, '$hash'] }, seq: { $max: [current, seq] } } }],
+          { upsert: true, returnDocument: 'after', projection: { seq: 1, hash: 1 } },
+        )
+        .lean<ChainHead>();
+      return head ? { seq: head.seq, hash: head.hash } : undefined;
+    } catch (error) {
+      // Two first entries of a site upserting at once: the other one's head is there, and at least as far.
+      if (!isDuplicateKeyError(error)) throw error;
+      return undefined;
+    }
   }
 
   async list({ limit = 25, offset = 0 }: { limit?: number; offset?: number } = {}): Promise<AuditEntry[]> {

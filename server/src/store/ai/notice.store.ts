@@ -49,18 +49,14 @@ export class NoticeStore extends SiteScopedStore implements NoticeRepository {
   async insert(notice: NewNotice): Promise<CopilotNotice> {
     const _id = new Types.ObjectId();
     const stored: CopilotNotice = { id: _id.toHexString(), ...notice };
-    await this.model.insertMany(
-      [
-        this.owned({
-          _id,
-          noticeJson: encodeJson(stored),
-          createdAt: new Date(notice.createdAt),
-          outbox: [owe({ name: 'copilot-notice', body: { notice: stored } })],
-        }),
-      ],
-      { lean: true },
-    );
-    await this.relay.relay(this.model, _id);
+    const document = this.owned({
+      _id,
+      noticeJson: encodeJson(stored),
+      createdAt: new Date(notice.createdAt),
+      outbox: [owe({ name: 'copilot-notice', body: { notice: stored } })],
+    });
+    await this.model.insertMany([document], { lean: true });
+    await this.relay.relay(this.model, _id, document);
     return stored;
   }
 

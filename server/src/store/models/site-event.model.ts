@@ -19,6 +19,11 @@ export interface SiteEventHeadDocument {
   siteId: Types.ObjectId;
   /** Highest seq ever allocated: survives the TTL so a quiet site never restarts at 1. */
   seq: number;
+  /**
+   * Moved by every change of the site's webhooks, after the change: an append's head update returns it, so the
+   * webhooks subscriber knows with no read of its own whether the subscriptions it holds are still the site's.
+   */
+  webhooksGeneration?: number;
 }
 
 export const DEFAULT_EVENT_RETENTION_DAYS = 7;
@@ -41,7 +46,11 @@ export function registerSiteEventModels(connection: Connection, { retentionDays 
   events.index({ createdAt: 1 }, { expireAfterSeconds: retentionDays * 24 * 3600 });
 
   const heads = new Schema<SiteEventHeadDocument>(
-    { siteId: { type: Schema.Types.ObjectId, required: true, unique: true }, seq: { type: Number, required: true } },
+    {
+      siteId: { type: Schema.Types.ObjectId, required: true, unique: true },
+      seq: { type: Number, required: true },
+      webhooksGeneration: { type: Number },
+    },
     { collection: 'site_event_heads', versionKey: false },
   );
 
