@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import type { CommandStartedEvent } from 'mongodb';
 import mongoose, { Types } from 'mongoose';
+import { RateLimitedError } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../embeddings/embedder.js';
 import { LocalEmbedder } from '../embeddings/local-embedder.js';
@@ -190,5 +191,27 @@ describe('the round trips of one search', () => {
     } finally {
       await connection.close();
     }
+  });
+});
+
+describe('the caller’s admission', () => {
+  it('is awaited before the query is embedded: a refused request embeds nothing and answers the refusal', async () => {
+    const local = new LocalEmbedder();
+    const embedded: string[] = [];
+    const counting: Embedder = {
+      model: local.model,
+      dims: local.dims,
+      embed: (texts) => {
+        embedded.push(...texts);
+        return local.embed(texts);
+      },
+    };
+    const counted = await createTestSearch(database.connection, stores, { embedder: counting });
+    const { siteId } = await siteWith(['Venus is hot']);
+    const refused = Promise.reject(new RateLimitedError({ retryAfterSeconds: 30 }));
+    await expect(counted.search.search(siteId, { query: 'venus', limit: 5, admitted: refused })).rejects.toBeInstanceOf(RateLimitedError);
+    expect(embedded).toEqual([]);
+    await counted.search.search(siteId, { query: 'venus', limit: 5, admitted: Promise.resolve() });
+    expect(embedded).toEqual(['venus']);
   });
 });

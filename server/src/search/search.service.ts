@@ -53,6 +53,11 @@ export interface SearchRequest {
   query: string;
   collection?: string | undefined;
   limit: number;
+  /**
+   * The caller's check that this request may make a model call (the per-user limit), already under way: awaited with
+   * the first reads and before the query is embedded, so a refused request embeds nothing and the check costs no wait.
+   */
+  admitted?: Promise<void> | undefined;
 }
 
 /** What the pending count and the vector cache are kept against, read at the start of a request. */
@@ -79,9 +84,13 @@ export class SearchService {
   }
 
   /** NotFoundError for a collection the site lacks; UnavailableError when a remote embedder cannot embed the query. */
-  async search(siteId: string, { query, collection, limit }: SearchRequest): Promise<SearchResult> {
+  async search(siteId: string, { query, collection, limit, admitted }: SearchRequest): Promise<SearchResult> {
     // Every read that does not depend on another at once: the request's round trips, not the scan, are its cost.
-    const [collections, version] = await Promise.all([this.options.stores.forSite(siteId).collections.listAll(), this.version(siteId)]);
+    const [collections, version] = await Promise.all([
+      this.options.stores.forSite(siteId).collections.listAll(),
+      this.version(siteId),
+      admitted,
+    ]);
     if (collection !== undefined && !collections.some((candidate) => candidate.name === collection)) throw collectionNotFound(collection);
     const [hits, counted] = await Promise.all([
       this.nearest(siteId, query, { kind: 'item', collection, limit: limit + SLACK, generation: version.generation }),
