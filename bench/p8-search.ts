@@ -53,6 +53,12 @@ function bareTopK(query: Float32Array, vectors: readonly Float32Array[], k: numb
   return best;
 }
 
+/** The embedded server's own time in `find` so far (µs). */
+async function findMicros(system: System): Promise<number> {
+  const status = await system.db.admin().command({ serverStatus: 1 });
+  return (status.embedded?.commands?.find?.totalMicros as number | undefined) ?? 0;
+}
+
 export async function runP8(system: System): Promise<{ rows: BenchRow[]; details: Record<string, unknown> }> {
   const site = await system.newSite();
   const [serverA] = system.servers;
@@ -156,12 +162,15 @@ export async function runP8(system: System): Promise<{ rows: BenchRow[]; details
       // One pass of the queries, counted on the wire: the round trips one search makes.
       const monitor = await monitorRedis(system.cluster.redisUrl, [system.serverPid(0)]);
       const mongoBefore = await mongoCommandCounts(system.db);
+      const findMicrosBefore = await findMicros(system);
       await lumibase();
+      const findMicrosAfter = await findMicros(system);
       const mongo = summariseMongo(difference(await mongoCommandCounts(system.db), mongoBefore), requests.length);
       const redisCounts = await monitor.stop();
       const roundTrips = {
         mongoRoundTrips: mongo.roundTrips,
         mongoByCommand: mongo.byCommand,
+        mongoFindServerMs: (findMicrosAfter - findMicrosBefore) / 1000 / requests.length,
         redisRoundTrips: total(redisCounts) / requests.length,
         redisByCommand: Object.fromEntries(Object.entries(redisCounts).map(([name, value]) => [name, value / requests.length])),
       };
