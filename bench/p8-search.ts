@@ -12,6 +12,7 @@ import { type BenchRow, row } from './lib/report.js';
 import { REPETITIONS, SETTINGS } from './lib/settings.js';
 import { alternate, percentile } from './lib/stats.js';
 import type { System } from './lib/system.js';
+import { difference, mongoCommandCounts, monitorRedis, summariseMongo, total } from './lib/wire-counts.js';
 
 const LIMIT = 10;
 const BATCH = 1000;
@@ -50,6 +51,12 @@ function bareTopK(query: Float32Array, vectors: readonly Float32Array[], k: numb
     }
   }
   return best;
+}
+
+/** The embedded server's own time in `find` so far (µs). */
+async function findMicros(system: System): Promise<number> {
+  const status = await system.db.admin().command({ serverStatus: 1 });
+  return (status.embedded?.commands?.find?.totalMicros as number | undefined) ?? 0;
 }
 
 export async function runP8(system: System): Promise<{ rows: BenchRow[]; details: Record<string, unknown> }> {
@@ -152,8 +159,23 @@ export async function runP8(system: System): Promise<{ rows: BenchRow[]; details
       );
       if (first.length !== LIMIT) throw new Error(`P8 search found ${first.length} items, expected ${LIMIT}`);
       await bare();
+      // One pass of the queries, counted on the wire: the round trips one search makes.
+      const monitor = await monitorRedis(system.cluster.redisUrl, [system.serverPid(0)]);
+      const mongoBefore = await mongoCommandCounts(system.db);
+      const findMicrosBefore = await findMicros(system);
+      await lumibase();
+      const findMicrosAfter = await findMicros(system);
+      const mongo = summariseMongo(difference(await mongoCommandCounts(system.db), mongoBefore), requests.length);
+      const redisCounts = await monitor.stop();
+      const roundTrips = {
+        mongoRoundTrips: mongo.roundTrips,
+        mongoByCommand: mongo.byCommand,
+        mongoFindServerMs: (findMicrosAfter - findMicrosBefore) / 1000 / requests.length,
+        redisRoundTrips: total(redisCounts) / requests.length,
+        redisByCommand: Object.fromEntries(Object.entries(redisCounts).map(([name, value]) => [name, value / requests.length])),
+      };
       const result = await alternate(REPETITIONS, lumibase, bare);
-      details[`size${size}`] = { runs: result, vectors: vectors.length };
+      details[`size${size}`] = { runs: result, vectors: vectors.length, perSearch: roundTrips };
       rows.push(
         row({
           id: 'P8',
@@ -162,7 +184,7 @@ export async function runP8(system: System): Promise<{ rows: BenchRow[]; details
           baseline: result.baseline,
           unit: 'ms',
           goal: { op: '<=', value: 1.5 },
-          note: `bare: embed the query + exact top-${LIMIT} over ${vectors.length} Float32Arrays in-process`,
+          note: `${roundTrips.mongoRoundTrips} Mongo + ${roundTrips.redisRoundTrips} Redis RT per search; bare: embed the query + exact top-${LIMIT} over ${vectors.length} Float32Arrays in-process`,
         }),
       );
     }

@@ -1,5 +1,5 @@
 // Reads: filters, sort/projection/skip/limit, cursors beyond one batch, count and distinct.
-import type { Collection, Db } from 'mongodb';
+import { type Collection, type Db, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestTarget, type TestTarget } from './test-target.js';
 
@@ -97,6 +97,26 @@ describe('embedded mongo: queries and cursors through the official driver', () =
           .toArray(),
       ),
     ).toEqual([1, 3, 4]);
+  });
+
+  it('finds a list of ids with the other conditions applied, each document once, in _id order (the _id index scan)', async () => {
+    const pages = db.collection<{ _id: ObjectId | string; site: string; deleted?: boolean }>('pages');
+    const [first, second, third, fourth] = [0, 1, 2, 3].map(() => new ObjectId());
+    // Inserted out of _id order: the answer follows the ids, not the storage.
+    await pages.insertMany([
+      { _id: fourth!, site: 'a' },
+      { _id: second!, site: 'a' },
+      { _id: third!, site: 'b' },
+      { _id: first!, site: 'a', deleted: true },
+      { _id: 'k', site: 'a' },
+      { _id: 'b', site: 'a' },
+    ]);
+    const found = await pages
+      .find({ _id: { $in: [fourth!, first!, third!, second!, fourth!, new ObjectId()] }, site: 'a', deleted: { $exists: false } })
+      .toArray();
+    expect(found.map((page) => String(page._id))).toEqual([second!, fourth!].map(String));
+    expect((await pages.find({ _id: { $in: ['k', 'b', 'x'] } }).toArray()).map((page) => page._id)).toEqual(['b', 'k']);
+    expect(await pages.countDocuments({ _id: { $in: [first!, 'k'] } })).toBe(2);
   });
 
   it('sorts by several keys with mixed directions', async () => {

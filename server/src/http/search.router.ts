@@ -32,8 +32,11 @@ export interface SearchRouterOptions {
 export function createSearchRouter({ search, rateLimiter }: SearchRouterOptions): Router {
   return declaredRouter({ base: '/api/v1/ai' }).route(SEARCH_ROUTES.search, async ({ query }, request, response) => {
     const { q, collection, limit } = query;
-    await rateLimiter.consume(actorOf(request).id);
-    const result = await search.search(currentSiteId(request), { query: q, collection, limit });
+    // The limit's check runs beside the search's first reads; the search awaits it before embedding the query.
+    const admitted = rateLimiter.consume(actorOf(request).id);
+    // Handled here too: a search that failed before awaiting it must not leave a rejection nobody handles.
+    admitted.catch(() => {});
+    const result = await search.search(currentSiteId(request), { query: q, collection, limit, admitted });
     response.status(200).json(result);
   }).router;
 }

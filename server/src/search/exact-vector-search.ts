@@ -6,9 +6,9 @@ import type { VectorHit, VectorQuery, VectorSearch } from './vector-search.js';
 export class ExactVectorSearch implements VectorSearch {
   constructor(private readonly cache: SiteVectorCache) {}
 
-  async search({ siteId, vector, model, kind, collection, limit }: VectorQuery): Promise<VectorHit[]> {
+  async search({ siteId, vector, model, kind, collection, limit, generation }: VectorQuery): Promise<VectorHit[]> {
     const top = new TopK<{ collection: string; itemId: string }>(limit);
-    for (const stored of await this.cache.vectors(siteId, model)) {
+    for (const stored of await this.cache.vectors(siteId, model, generation)) {
       if (stored.kind !== kind || (collection !== undefined && stored.collection !== collection)) continue;
       top.offer(dot(vector, stored.vector), stored);
     }

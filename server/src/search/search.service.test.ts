@@ -1,7 +1,9 @@
 // Search over the wire-server MongoDB with the real indexer, vectors and exact cosine search (no queue here:
 // the tests run the indexer themselves): retrieval quality, tenancy, model changes, the pending count, the cache.
 import fc from 'fast-check';
-import { Types } from 'mongoose';
+import type { CommandStartedEvent } from 'mongodb';
+import mongoose, { Types } from 'mongoose';
+import { RateLimitedError } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../embeddings/embedder.js';
 import { LocalEmbedder } from '../embeddings/local-embedder.js';
@@ -161,5 +163,55 @@ describe('the pending count and model changes', () => {
     await items.remove(siteId, 'notes', added.id);
     await other.indexer.indexItem(siteId, 'notes', added.id);
     expect((await search.search.search(siteId, { query: 'saturn rings ice', limit: 5 })).data.map((hit) => hit.id)).toEqual(ids);
+  });
+});
+
+describe('the round trips of one search', () => {
+  it('reads the collections, the event seq and the vectors’ version at once, then the hits’ items: five reads, no more', async () => {
+    // Its own connection with command monitoring, over the same database.
+    const connection = await mongoose
+      .createConnection(database.uri, { dbName: database.connection.name, monitorCommands: true })
+      .asPromise();
+    try {
+      const monitored = await createTestSearch(connection, (await createTestStores(connection)).stores);
+      const { siteId, ids } = await siteWith(['Jupiter has storms', 'Mars is red']);
+      await search.indexer.indexSite(siteId);
+      // The first search loads the vectors and counts the pending items; the next ones find both kept.
+      await monitored.search.search(siteId, { query: 'jupiter storms', limit: 5 });
+      const reads: string[] = [];
+      const record = (event: CommandStartedEvent) => {
+        if (['find', 'aggregate', 'count', 'distinct'].includes(event.commandName)) reads.push(String(event.command[event.commandName]));
+      };
+      connection.getClient().on('commandStarted', record);
+      const result = await monitored.search.search(siteId, { query: 'jupiter storms', limit: 5 });
+      connection.getClient().off('commandStarted', record);
+      expect(result.data[0]?.id).toBe(ids[0]);
+      expect(result.meta.pending).toBe(0);
+      expect(reads.sort()).toEqual(['ai_embedding_generations', 'cms_collections', 'cms_items', 'site_event_heads', 'site_events']);
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe('the caller’s admission', () => {
+  it('is awaited before the query is embedded: a refused request embeds nothing and answers the refusal', async () => {
+    const local = new LocalEmbedder();
+    const embedded: string[] = [];
+    const counting: Embedder = {
+      model: local.model,
+      dims: local.dims,
+      embed: (texts) => {
+        embedded.push(...texts);
+        return local.embed(texts);
+      },
+    };
+    const counted = await createTestSearch(database.connection, stores, { embedder: counting });
+    const { siteId } = await siteWith(['Venus is hot']);
+    const refused = Promise.reject(new RateLimitedError({ retryAfterSeconds: 30 }));
+    await expect(counted.search.search(siteId, { query: 'venus', limit: 5, admitted: refused })).rejects.toBeInstanceOf(RateLimitedError);
+    expect(embedded).toEqual([]);
+    await counted.search.search(siteId, { query: 'venus', limit: 5, admitted: Promise.resolve() });
+    expect(embedded).toEqual(['venus']);
   });
 });

@@ -53,6 +53,18 @@ export interface SearchRequest {
   query: string;
   collection?: string | undefined;
   limit: number;
+  /**
+   * The caller's check that this request may make a model call (the per-user limit), already under way: awaited with
+   * the first reads and before the query is embedded, so a refused request embeds nothing and the check costs no wait.
+   */
+  admitted?: Promise<void> | undefined;
+}
+
+/** What the pending count and the vector cache are kept against, read at the start of a request. */
+interface ContentVersion {
+  seq: number;
+  generation: number;
+  stamp: string;
 }
 
 export interface PendingCount {
@@ -72,14 +84,19 @@ export class SearchService {
   }
 
   /** NotFoundError for a collection the site lacks; UnavailableError when a remote embedder cannot embed the query. */
-  async search(siteId: string, { query, collection, limit }: SearchRequest): Promise<SearchResult> {
-    const collections = await this.options.stores.forSite(siteId).collections.listAll();
+  async search(siteId: string, { query, collection, limit, admitted }: SearchRequest): Promise<SearchResult> {
+    // Every read that does not depend on another at once: the request's round trips, not the scan, are its cost.
+    const [collections, version] = await Promise.all([
+      this.options.stores.forSite(siteId).collections.listAll(),
+      this.version(siteId),
+      admitted,
+    ]);
     if (collection !== undefined && !collections.some((candidate) => candidate.name === collection)) throw collectionNotFound(collection);
     const [hits, counted] = await Promise.all([
-      this.nearest(siteId, query, { kind: 'item', collection, limit: limit + SLACK }),
-      this.pending(siteId, collections),
+      this.nearest(siteId, query, { kind: 'item', collection, limit: limit + SLACK, generation: version.generation }),
+      this.pending(siteId, { collections, version }),
     ]);
-    const items = await this.options.sources(siteId).itemsByIds(hits.map((hit) => hit.itemId));
+    const items = await this.options.sources(siteId).itemsByIds(hits.filter((hit) => hit.score >= MIN_SCORE).map((hit) => hit.itemId));
     const byId = new Map(collections.map((record) => [record.id, record]));
     const data: SearchHit[] = [];
     for (const hit of hits) {
@@ -101,11 +118,19 @@ export class SearchService {
     return { data, meta: { model: this.model, pending: counted.pending } };
   }
 
-  /** The nearest vectors of one kind to `text` in the site (items, or collection schemas), best first. */
+  /**
+   * The nearest vectors of one kind to `text` in the site (items, or collection schemas), best first. `generation`:
+   * the site's vector generation when the caller read it on this request already.
+   */
   async nearest(
     siteId: string,
     text: string,
-    { kind, collection, limit }: { kind: EmbeddingKind; collection?: string | undefined; limit: number },
+    {
+      kind,
+      collection,
+      limit,
+      generation,
+    }: { kind: EmbeddingKind; collection?: string | undefined; limit: number; generation?: number | undefined },
   ): Promise<VectorHit[]> {
     const vector = await this.embedQuery(text);
     const hits = await this.options.vectors.search({
@@ -115,6 +140,7 @@ export class SearchService {
       kind,
       limit,
       ...(collection !== undefined ? { collection } : {}),
+      ...(generation !== undefined ? { generation } : {}),
     });
     return hits.map((hit) => ({ ...hit, score: Math.max(-1, Math.min(1, hit.score)) }));
   }
@@ -122,12 +148,14 @@ export class SearchService {
   /**
    * How far the site's vectors are behind its items. Counting reads a projection of every item and vector, so the
    * count is kept per site and taken again only when the site's event seq, its vectors' version stamp, its live
-   * collections or the model moved (two small reads otherwise).
+   * collections or the model moved (two small reads otherwise). `read`: the collections and version the caller read
+   * on this request already (search does), which then need no reads at all when nothing moved.
    */
-  async pending(siteId: string, live?: readonly { id: string }[]): Promise<PendingCount> {
-    const collections = live ?? (await this.options.stores.forSite(siteId).collections.listAll());
+  async pending(siteId: string, read?: { collections: readonly { id: string }[]; version: ContentVersion }): Promise<PendingCount> {
     // Read before counting: a count taken after them is at least as new as the key it is kept under.
-    const [seq, stamp] = await Promise.all([this.options.contentVersion(siteId), this.options.embeddings(siteId).versionStamp()]);
+    const [collections, { seq, stamp }] = read
+      ? [read.collections, read.version]
+      : await Promise.all([this.options.stores.forSite(siteId).collections.listAll(), this.version(siteId)]);
     const key = `${this.model}|${seq}|${stamp}|${collections.map((collection) => collection.id).join(',')}`;
     let snapshot = this.snapshots.get(siteId);
     if (snapshot?.key !== key) snapshot = { key, changedAt: await this.countPending(siteId, collections) };
@@ -137,6 +165,15 @@ export class SearchService {
     const now = (this.options.clock ?? (() => new Date()))().getTime();
     const leftBehind = snapshot.changedAt.filter((changedAt) => now - changedAt > LEFT_BEHIND_MS).length;
     return { pending: snapshot.changedAt.length, leftBehind };
+  }
+
+  /** The site's event seq and its vectors' generation and version stamp (three small reads at once). */
+  private async version(siteId: string): Promise<ContentVersion> {
+    const [seq, { generation, stamp }] = await Promise.all([
+      this.options.contentVersion(siteId),
+      this.options.embeddings(siteId).versionState(),
+    ]);
+    return { seq, generation, stamp };
   }
 
   /** When each item without an up-to-date vector last changed (one projection of each; no item is read in full). */

@@ -19,10 +19,11 @@ export class SiteVectorCache {
     private readonly maxSites = DEFAULT_MAX_SITES,
   ) {}
 
-  async vectors(siteId: string, model: string): Promise<StoredVector[]> {
+  /** `generation`: the site's, when the caller read it already on this request (before asking), saving the read. */
+  async vectors(siteId: string, model: string, generation?: number): Promise<StoredVector[]> {
     const store = this.embeddings(siteId);
     // Read the generation first: vectors loaded after it are at least that new.
-    const generation = await store.generation();
+    generation ??= await store.generation();
     const cached = this.entries.get(siteId);
     if (cached && cached.generation === generation && cached.model === model) {
       this.entries.delete(siteId);

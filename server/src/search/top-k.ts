@@ -1,48 +1,69 @@
-// A bounded min-heap keeping the k best-scored entries seen: O(n log k) for a scan of n vectors.
+// A bounded min-heap keeping the k best-scored entries seen: O(n log k) for a scan of n vectors. Scores sit in a
+// typed array and values beside them, so a scan allocates nothing per vector it keeps.
 
 export class TopK<T> {
-  private readonly heap: { score: number; value: T }[] = [];
+  private readonly scores: Float64Array;
+  private readonly values: T[] = [];
+  private size = 0;
 
-  constructor(private readonly k: number) {}
+  constructor(private readonly k: number) {
+    this.scores = new Float64Array(Math.max(0, k));
+  }
 
   /** Offers an entry; kept only while it is among the k best so far. */
   offer(score: number, value: T): void {
     if (this.k <= 0) return;
-    const heap = this.heap;
-    if (heap.length < this.k) {
-      heap.push({ score, value });
-      this.up(heap.length - 1);
-    } else if (score > (heap[0] as { score: number }).score) {
-      heap[0] = { score, value };
+    if (this.size < this.k) {
+      this.scores[this.size] = score;
+      this.values[this.size] = value;
+      this.size++;
+      this.up(this.size - 1);
+    } else if (score > (this.scores[0] as number)) {
+      this.scores[0] = score;
+      this.values[0] = value;
       this.down(0);
     }
   }
 
-  /** Best first. */
+  /** Best first; equal scores in heap order (a stable sort of it). */
   sorted(): { score: number; value: T }[] {
-    return [...this.heap].sort((left, right) => right.score - left.score);
+    const entries = Array.from({ length: this.size }, (_, index) => ({
+      score: this.scores[index] as number,
+      value: this.values[index] as T,
+    }));
+    return entries.sort((left, right) => right.score - left.score);
+  }
+
+  private swap(left: number, right: number): void {
+    const { scores, values } = this;
+    const score = scores[left] as number;
+    scores[left] = scores[right] as number;
+    scores[right] = score;
+    const value = values[left] as T;
+    values[left] = values[right] as T;
+    values[right] = value;
   }
 
   private up(index: number): void {
-    const heap = this.heap;
+    const scores = this.scores;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      if ((heap[parent] as { score: number }).score <= (heap[index] as { score: number }).score) return;
-      [heap[parent], heap[index]] = [heap[index]!, heap[parent]!];
+      if ((scores[parent] as number) <= (scores[index] as number)) return;
+      this.swap(parent, index);
       index = parent;
     }
   }
 
   private down(index: number): void {
-    const heap = this.heap;
+    const scores = this.scores;
     for (;;) {
       const left = 2 * index + 1;
       const right = left + 1;
       let smallest = index;
-      if (left < heap.length && heap[left]!.score < heap[smallest]!.score) smallest = left;
-      if (right < heap.length && heap[right]!.score < heap[smallest]!.score) smallest = right;
+      if (left < this.size && (scores[left] as number) < (scores[smallest] as number)) smallest = left;
+      if (right < this.size && (scores[right] as number) < (scores[smallest] as number)) smallest = right;
       if (smallest === index) return;
-      [heap[smallest], heap[index]] = [heap[index]!, heap[smallest]!];
+      this.swap(smallest, index);
       index = smallest;
     }
   }

@@ -10,6 +10,8 @@ export interface VectorQuery {
   kind: EmbeddingKind;
   collection?: string;
   limit: number;
+  /** The site's vector generation if read on this request before the query (the exact search's cache then needs no read). */
+  generation?: number;
 }
 
 export interface VectorHit {

@@ -53,7 +53,10 @@ export class EmbeddingSourceStore extends SiteScopedStore {
   /** The live items of this site among `ids` (any collection), by id. */
   async itemsByIds(ids: readonly string[]): Promise<Map<string, FoundItem>> {
     const objectIds = ids.map(parseObjectId).filter((id): id is Types.ObjectId => id !== null);
-    const documents = await this.models.items.find(this.scoped({ _id: { $in: objectIds }, ...NOT_DELETED })).lean<StoredItem[]>();
+    if (objectIds.length === 0) return new Map();
+    const documents = await this.models.items
+      .find(this.scoped({ _id: { $in: objectIds }, ...NOT_DELETED }), { _id: 1, collectionId: 1, data: 1, createdAt: 1, updatedAt: 1 })
+      .lean<StoredItem[]>();
     return new Map(
       documents.map((document) => [
         toId(document._id),

@@ -150,12 +150,16 @@ export class EmbeddingStore extends SiteScopedStore {
     return document?.generation ?? 0;
   }
 
-  /** Moves with every change of the site's vectors or of the item versions they stand for: the pending count's key. */
-  async versionStamp(): Promise<string> {
+  /**
+   * The generation and, in the same read, a stamp that also moves with the item versions the vectors stand for
+   * (touches): the pending count's key.
+   */
+  async versionState(): Promise<{ generation: number; stamp: string }> {
     const document = await this.models.generations
       .findOne(this.scoped({}), { generation: 1, touches: 1 })
       .lean<{ generation: number; touches?: number }>();
-    return `${document?.generation ?? 0}.${document?.touches ?? 0}`;
+    const generation = document?.generation ?? 0;
+    return { generation, stamp: `${generation}.${document?.touches ?? 0}` };
   }
 
   private async bump(): Promise<void> {
