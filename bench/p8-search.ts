@@ -3,7 +3,7 @@
 // Items and their vectors are written straight to the database in bulk (the embeddings worker would take
 // minutes for 50k), exactly as the stores write them, so the server's search sees them as up to date.
 import { createHash } from 'node:crypto';
-import { Binary, ObjectId } from 'mongodb';
+import { Binary, type Collection, type Document, ObjectId } from 'mongodb';
 import { contentHash, itemText } from '../server/src/embeddings/embedding-text.js';
 import { LOCAL_EMBEDDING_MODEL, LocalEmbedder } from '../server/src/embeddings/local-embedder.js';
 import { encodeRecord } from '../server/src/store/json-codec.js';
@@ -53,6 +53,16 @@ function bareTopK(query: Float32Array, vectors: readonly Float32Array[], k: numb
   return best;
 }
 
+/** Inserts every document that is not there yet: E11000 on some of them is not a failure. */
+async function insertSkippingDuplicates(collection: Collection, documents: Document[]): Promise<void> {
+  try {
+    await collection.insertMany(documents, { ordered: false });
+  } catch (error) {
+    const writeErrors = (error as { writeErrors?: Array<{ code?: number }> }).writeErrors;
+    if (!writeErrors?.length || writeErrors.some((writeError) => writeError.code !== 11000)) throw error;
+  }
+}
+
 /** The embedded server's own time in `find` so far (µs). */
 async function findMicros(system: System): Promise<number> {
   const status = await system.db.admin().command({ serverStatus: 1 });
@@ -100,7 +110,11 @@ export async function runP8(system: System): Promise<{ rows: BenchRow[]; details
             updatedAt: at,
           })),
         );
-        await system.db.collection('ai_embeddings').insertMany(
+        // The worker may be embedding some of these items at the same time (the collection's own embeddings job, queued
+        // when it was created, pages through whatever items exist when it runs), with the same model and text: its
+        // vector is this one, so an item it got to first is skipped (unordered, duplicates ignored), not an error.
+        await insertSkippingDuplicates(
+          system.db.collection('ai_embeddings'),
           items.map((item, index) => ({
             siteId,
             kind: 'item',
