@@ -2,12 +2,18 @@
 import type { SiteEvent } from '@lumibase/shared';
 import type { SocketEventStream } from './socket-event-stream.js';
 
-export class SiteStreams {
-  private readonly bySite = new Map<string, Set<SocketEventStream>>();
+/** Sends one event to the named sockets of this process, encoded once (socket.io's local room broadcast). */
+export type BroadcastToSockets = (socketIds: string[], event: SiteEvent) => void;
 
-  add(siteId: string, stream: SocketEventStream): () => void {
-    const streams = this.bySite.get(siteId) ?? new Set();
-    streams.add(stream);
+export class SiteStreams {
+  /** Per site, each stream with the id of the socket it feeds. */
+  private readonly bySite = new Map<string, Map<SocketEventStream, string>>();
+
+  constructor(private readonly broadcast: BroadcastToSockets) {}
+
+  add(siteId: string, stream: SocketEventStream, socketId: string): () => void {
+    const streams = this.bySite.get(siteId) ?? new Map<SocketEventStream, string>();
+    streams.set(stream, socketId);
     this.bySite.set(siteId, streams);
     return () => {
       stream.close();
@@ -16,8 +22,19 @@ export class SiteStreams {
     };
   }
 
+  /**
+   * The sockets that are caught up (the usual case: every socket of a site that is not replaying) get the event in
+   * one broadcast; each of the others through its own stream, which fills its gap or waits behind its replay.
+   */
   deliver(event: SiteEvent): void {
-    for (const stream of this.bySite.get(event.payload.siteId) ?? []) void stream.deliver(event);
+    const streams = this.bySite.get(event.payload.siteId);
+    if (!streams) return;
+    const caughtUp: string[] = [];
+    for (const [stream, socketId] of streams) {
+      if (stream.claimNext(event)) caughtUp.push(socketId);
+      else void stream.deliver(event);
+    }
+    if (caughtUp.length > 0) this.broadcast(caughtUp, event);
   }
 
   /**
@@ -28,10 +45,10 @@ export class SiteStreams {
   async refreshAll(): Promise<void> {
     await Promise.all(
       [...this.bySite.values()].map(async (streams) => {
-        const [first] = streams;
+        const [first] = streams.keys();
         if (!first) return;
         const current = await first.latestSeq().catch(() => undefined);
-        for (const stream of streams) void stream.refresh(current);
+        for (const stream of streams.keys()) void stream.refresh(current);
       }),
     );
   }

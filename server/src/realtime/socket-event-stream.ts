@@ -30,6 +30,8 @@ const DEFAULT_PAGE_SIZE = 100;
 export class SocketEventStream {
   private lastSentSeq = 0;
   private chain: Promise<void> = Promise.resolve();
+  /** Steps queued on the chain or running: while there are any, a live event must wait its turn behind them. */
+  private pending = 0;
   private closed = false;
   private readonly maxEvents: number;
   private readonly pageSize: number;
@@ -54,6 +56,18 @@ export class SocketEventStream {
   }
 
   /**
+   * Takes a live event to be sent outside the chain, by one broadcast to every stream of the site that took it
+   * (one encode for the room, not one per socket). True only when this stream is caught up and idle: the event is
+   * exactly the next seq and no step is queued or running, so sending it now keeps the order. The stream then
+   * counts it as sent. False: hand it to `deliver`, which fills a gap, drops a duplicate or waits behind a replay.
+   */
+  claimNext(event: SiteEvent): boolean {
+    if (this.closed || this.pending > 0 || event.payload.seq !== this.lastSentSeq + 1) return false;
+    this.lastSentSeq = event.payload.seq;
+    return true;
+  }
+
+  /**
    * Sends what the log holds beyond the last sent event, up to `current` (the site's latest seq, read once for
    * all of its sockets; read here when not given): after a publish this process may have missed.
    */
@@ -74,9 +88,15 @@ export class SocketEventStream {
   }
 
   private enqueue(step: () => Promise<void>): Promise<void> {
-    this.chain = this.chain.then(step).catch((error: unknown) => {
-      this.logger.error({ err: error, siteId: this.log.siteId }, 'event stream step failed');
-    });
+    this.pending++;
+    this.chain = this.chain
+      .then(step)
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, siteId: this.log.siteId }, 'event stream step failed');
+      })
+      .then(() => {
+        this.pending--;
+      });
     return this.chain;
   }
 

@@ -98,7 +98,12 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
     }
     io.adapter(createAdapter(publisher, subscriber, prefix === undefined ? {} : { key: socketIoKey(prefix) }));
   }
-  const streams = new SiteStreams();
+  // Caught-up sockets get a site event in one local broadcast (encoded once); the adapter must not send it on: every
+  // process publishes to its own sockets (serverSideEmit below).
+  // The union is checked by its name; TypeScript cannot narrow the variadic emit signature from it (as in the stream).
+  const streams = new SiteStreams((socketIds, event) =>
+    (io.local.to(socketIds).emit as (name: string, payload: unknown) => boolean)(event.name, event.payload),
+  );
   let served = false;
   if (subscriber) catchUpAfterResubscribe(subscriber, streams, logger);
 
@@ -145,7 +150,7 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
         const { identity, lastSeq } = socket.data;
         void socket.join([siteRoom(identity.siteId), sessionRoom(identity.sessionId), memberRoom(identity.siteId, identity.userId)]);
         const stream = new SocketEventStream(socket, eventLog(identity.siteId), logger, { maxEvents: replayMaxEvents });
-        const remove = streams.add(identity.siteId, stream);
+        const remove = streams.add(identity.siteId, stream, socket.id);
         void stream.start(lastSeq);
         // An expired session must not keep a live socket.
         const untilExpiry = Math.max(0, identity.sessionExpiresAt.getTime() - Date.now());

@@ -1,0 +1,80 @@
+// Real sockets of one site while writes land concurrently: the caught-up ones are sent each event by one local
+// broadcast, a socket joining mid-way replays first; every socket still sees every seq once, in order.
+import { randomBytes } from 'node:crypto';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEventLog } from '../store/event-log.js';
+import { eventually } from '../testing/eventually.js';
+import { startTestServer, type TestServer } from '../testing/test-server.js';
+
+let server: TestServer;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer(`room-broadcast-${randomBytes(3).toString('hex')}`);
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await server?.close();
+});
+
+/** A socket of the site with the seqs and item ids of the content events it receives. */
+async function watch(siteId: string, token: string, lastSeq?: number) {
+  const seqs: number[] = [];
+  const ids: string[] = [];
+  const socket = io(server.baseUrl, {
+    path: '/socket.io',
+    auth: { token, siteId, ...(lastSeq === undefined ? {} : { lastSeq }) },
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
+  sockets.push(socket);
+  socket.onAny((_name: string, payload: { seq?: number; kind?: string; id?: string }) => {
+    if (typeof payload?.seq === 'number') seqs.push(payload.seq);
+    if (payload?.kind === 'item' && payload.id) ids.push(payload.id);
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return { seqs, ids };
+}
+
+const consecutive = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
+
+describe('site events to many sockets of one process', () => {
+  it('reach every socket once and in order while items are created concurrently and a socket joins mid-way', async () => {
+    const siteId = await server.createSite('Room broadcast');
+    const admin = await server.createMember({ siteId, role: 'admin' });
+    const created = await server.request('POST', '/collections', {
+      token: admin.token,
+      siteId,
+      body: { name: 'posts', fields: [{ name: 'title', type: 'string' }] },
+    });
+    expect(created.status).toBe(201);
+    const log = (await createEventLog(server.database.connection)).forSite(siteId);
+    // Live from the site's current seq: caught up at once, and no event after it can be missed.
+    const from = await log.currentSeq();
+    const live = await Promise.all([1, 2, 3].map(() => watch(siteId, admin.token, from)));
+
+    const create = (title: string) =>
+      server.request<{ data: { id: string } }>('POST', '/items/posts', { token: admin.token, siteId, body: { data: { title } } });
+    const firstWave = await Promise.all(['a', 'b', 'c', 'd'].map(create));
+    const joiner = await watch(siteId, admin.token, 0);
+    const secondWave = await Promise.all(['e', 'f', 'g', 'h'].map(create));
+    const itemIds = [...firstWave, ...secondWave].map((answer) => {
+      expect(answer.status).toBe(201);
+      return answer.body.data.id;
+    });
+
+    await eventually(async () => {
+      const current = await log.currentSeq();
+      for (const socket of [...live, joiner]) expect([...socket.ids].sort()).toEqual([...itemIds].sort());
+      expect(joiner.seqs, 'the joiner replays the whole log, then goes on live').toEqual(consecutive(1, current));
+      for (const socket of live) {
+        expect(socket.seqs, 'a live socket: each seq once, in order, no gap').toEqual(consecutive(from + 1, current));
+      }
+    });
+  });
+});
