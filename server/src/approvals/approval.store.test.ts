@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { Approval } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPROVAL_LIST_LIMIT, stepsOf } from './approval.store.js';
+import { stepsOf } from './approval-document.js';
+import { APPROVAL_LIST_LIMIT } from './approval.store.js';
 import { approvalArbitrary, pendingApproval } from '../testing/ai-arbitraries.js';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
 

@@ -1,110 +1,23 @@
 // ai_approvals for one site: insert, read, list and compare-and-set status transitions, each owing its site
 // event, and its audit entry and conversation note, in the same document write (approval-operations.ts says which).
 import { isDeepStrictEqual } from 'node:util';
-import {
-  actorRefOf,
-  type Approval,
-  type ApprovalStatus,
-  type ApprovalStep,
-  PLAN_SKILL_NAME,
-  type StepStatus,
-  canTransition,
-  type ReadBefore,
-  type SkillOutcome,
-} from '@lumibase/shared';
+import { type Approval, type ApprovalStatus, type ApprovalStep, PLAN_SKILL_NAME, canTransition } from '@lumibase/shared';
 import { Types } from 'mongoose';
-import { type OutboxRelay, type OwingDocument, owe } from '../store/outbox.js';
-import type { AiModels, ApprovalDocument } from '../store/ai/ai-models.js';
-import type { NewAuditEntry } from '../store/ai/audit.store.js';
+import { type OutboxRelay, owe } from '../store/outbox.js';
+import type { AiModels } from '../store/ai/ai-models.js';
 import { decodeJson, encodeJson } from '../store/json-codec.js';
-import { parseObjectId, toIso } from '../store/object-id.js';
+import { parseObjectId } from '../store/object-id.js';
 import { SiteScopedStore } from '../store/site-scoped.js';
 import { isDuplicateKeyError } from '../store/duplicate-key.js';
+import { type StoredApproval, stepsOf, toApproval } from './approval-document.js';
+import { type ApprovalTransition, applyTransition, owedWork, transitionUpdate } from './approval-transition.js';
 import { pendingKeyOf } from './pending-key.js';
 
 export const APPROVAL_LIST_LIMIT = 100;
 const MAX_TRANSITION_ATTEMPTS = 20;
 
-/** The approval as `transition` leaves it: what the stored document will read once the write lands. */
-function applyTransition(approval: Approval, transition: ApprovalTransition): Approval {
-  const next: Approval = { ...approval, status: transition.to, updatedAt: transition.at.toISOString() };
-  for (const field of transition.unset ?? []) delete next[field];
-  for (const [field, value] of Object.entries(transition.set ?? {})) {
-    if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
-  }
-  if (transition.incrementAttempts) next.attempts += 1;
-  if (transition.revertAttempt) next.attempts -= 1;
-  next.steps = stepsOf(next);
-  return next;
-}
-
 /** `steps` may be left out for one step (taken from skillName, arguments, target and impact); `id` may be chosen (a plan's id is told to the model before it is stored). */
 export type NewApproval = Omit<Approval, 'id' | 'siteId' | 'revision' | 'steps'> & { steps?: ApprovalStep[]; id?: string };
-
-/**
- * The steps of an approval: a plan's are stored (stepsJson); a single step is the approval's own
- * skillName, arguments, target and impact, its progress read from the approval's status.
- */
-export function stepsOf(
-  approval: Pick<Approval, 'skillName' | 'arguments' | 'target' | 'impact' | 'status' | 'result' | 'lastError'> & {
-    steps?: ApprovalStep[] | undefined;
-  },
-): ApprovalStep[] {
-  if (approval.steps && approval.steps.length > 1) return approval.steps;
-  const status: StepStatus =
-    approval.status === 'approved' ? 'done' : approval.status === 'executing' ? 'running' : approval.lastError ? 'failed' : 'planned';
-  return [
-    {
-      skillName: approval.skillName,
-      arguments: approval.arguments,
-      ...(approval.target ? { target: approval.target } : {}),
-      ...(approval.impact ? { impact: approval.impact } : {}),
-      status,
-      ...(approval.status === 'approved' && approval.result !== undefined ? { result: approval.result } : {}),
-      ...(approval.lastError && approval.status !== 'approved' ? { error: approval.lastError } : {}),
-    },
-  ];
-}
-
-/** Approvals stored before expiry existed expire this long after their creation. */
-const LEGACY_TTL_MS = 259_200_000;
-
-type ChangeableField =
-  | 'decidedBy'
-  | 'decidedAt'
-  | 'reason'
-  | 'result'
-  | 'lastError'
-  | 'arguments'
-  | 'target'
-  | 'impact'
-  | 'originalArguments'
-  | 'editedBy'
-  | 'steps'
-  | 'skillName'
-  | 'originalSteps';
-
-export interface ApprovalTransition {
-  from: ApprovalStatus;
-  to: ApprovalStatus;
-  at: Date;
-  set?: Partial<Pick<Approval, ChangeableField>>;
-  unset?: ChangeableField[];
-  /** `pending → executing` starts an execution: attempts + 1 in the same atomic write. */
-  incrementAttempts?: boolean;
-  /** `executing → pending` when the execution could not even be queued: it never started, attempts - 1. */
-  revertAttempt?: boolean;
-  /** Only if the approval is still at this revision (the one its decider saw); else null, as for a lost race. */
-  revision?: number;
-  /** What the change owes besides its event, given the approval as the change leaves it. */
-  owes?: (next: Approval) => ApprovalOwes;
-}
-
-/** An audit entry and a conversation note, written with the status change and materialised by the relay. */
-export interface ApprovalOwes {
-  audit?: NewAuditEntry;
-  note?: { conversationId: string; content: string; results: SkillOutcome[]; createdAt: string };
-}
 
 /** What the harness and the decision service need; the mongoose store below is the real one. */
 export interface ApprovalRepository {
@@ -121,78 +34,6 @@ export interface ApprovalRepository {
   count(options?: { status?: ApprovalStatus }): Promise<number>;
   /** Only approval-operations.ts calls this: each named operation is one transition with what it owes. */
   transition(id: string, transition: ApprovalTransition): Promise<Approval | null>;
-}
-
-function toApproval(document: ApprovalDocument): Approval {
-  const approval: Approval = {
-    id: document._id.toHexString(),
-    siteId: document.siteId.toString(),
-    steps: [],
-    skillName: document.skillName,
-    arguments: decodeJson(document.argumentsJson) as Record<string, unknown>,
-    context: { message: document.context.message ?? '' },
-    status: document.status,
-    requestedBy: actorRefOf(document.requestedBy),
-    attempts: document.attempts,
-    revision: document.revision,
-    expiresAt: toIso(document.expiresAt ?? new Date(document.createdAt.getTime() + LEGACY_TTL_MS)),
-    createdAt: toIso(document.createdAt),
-    updatedAt: toIso(document.updatedAt),
-  };
-  if (document.context.conversationId != null) approval.context.conversationId = document.context.conversationId;
-  if (document.context.readBeforeJson != null) approval.context.readBefore = decodeJson(document.context.readBeforeJson) as ReadBefore[];
-  if (document.context.via === 'mcp') approval.context.via = 'mcp';
-  if (document.context.client != null) approval.context.client = document.context.client;
-  if (document.decidedBy != null) approval.decidedBy = actorRefOf(document.decidedBy);
-  if (document.decidedAt != null) approval.decidedAt = toIso(document.decidedAt);
-  if (document.reason != null) approval.reason = document.reason;
-  if (document.resultJson != null) approval.result = decodeJson(document.resultJson);
-  if (document.lastError != null) approval.lastError = document.lastError;
-  if (document.targetJson != null) approval.target = decodeJson(document.targetJson) as Approval['target'];
-  if (document.impactJson != null) approval.impact = decodeJson(document.impactJson) as Approval['impact'];
-  if (document.originalArgumentsJson != null)
-    approval.originalArguments = decodeJson(document.originalArgumentsJson) as Record<string, unknown>;
-  if (document.originalStepsJson != null) approval.originalSteps = decodeJson(document.originalStepsJson) as ApprovalStep[];
-  if (document.editedBy != null) approval.editedBy = actorRefOf(document.editedBy);
-  const stored = document.stepsJson == null ? undefined : (decodeJson(document.stepsJson) as ApprovalStep[]);
-  approval.steps = stepsOf({ ...approval, ...(stored ? { steps: stored } : {}) });
-  return approval;
-}
-
-/** Field name in the document for each changeable approval field, and how its value is stored. */
-const JSON_FIELDS: Partial<Record<ChangeableField, string>> = {
-  result: 'resultJson',
-  arguments: 'argumentsJson',
-  target: 'targetJson',
-  impact: 'impactJson',
-  originalArguments: 'originalArgumentsJson',
-  steps: 'stepsJson',
-  originalSteps: 'originalStepsJson',
-};
-
-function storedField(field: ChangeableField, value: unknown): [string, unknown] {
-  const path = JSON_FIELDS[field];
-  if (path) return [path, encodeJson(value)];
-  return [field, field === 'decidedAt' && typeof value === 'string' ? new Date(value) : value];
-}
-
-/** The owed entries as stored: each with the id it will have, so that it can land only once. */
-function owedWork(owes: ApprovalOwes | undefined): Record<string, unknown> {
-  const work: Record<string, unknown> = {};
-  if (owes?.audit) {
-    const { detail, createdAt, ...rest } = owes.audit;
-    work.owedAudit = {
-      entryId: new Types.ObjectId(),
-      ...rest,
-      ...(detail === undefined ? {} : { detailJson: encodeJson(detail) }),
-      createdAt: new Date(createdAt),
-    };
-  }
-  if (owes?.note) {
-    const { results, ...note } = owes.note;
-    work.owedNotes = { messageId: new Types.ObjectId(), ...note, resultsJson: encodeJson(results), createdAt: new Date(note.createdAt) };
-  }
-  return work;
 }
 
 export class ApprovalStore extends SiteScopedStore implements ApprovalRepository {
@@ -221,7 +62,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
         return { approval: await this.insertDocument(approval, pendingKey), created: true };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
-        const existing = await this.models.approvals.findOne(this.scoped({ pendingKey })).lean<ApprovalDocument>();
+        const existing = await this.models.approvals.findOne(this.scoped({ pendingKey })).lean<StoredApproval>();
         if (existing) return { approval: toApproval(existing), created: false };
         // It was decided in between: its key is gone, the insert may go ahead.
         if (attempt >= 2) throw error;
@@ -278,7 +119,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
   async get(id: string): Promise<Approval | null> {
     const _id = parseObjectId(id);
     if (!_id) return null;
-    const document = await this.models.approvals.findOne(this.scoped({ _id })).lean<ApprovalDocument>();
+    const document = await this.models.approvals.findOne(this.scoped({ _id })).lean<StoredApproval>();
     return document ? toApproval(document) : null;
   }
 
@@ -288,7 +129,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       .find(this.scoped({ status }))
       .sort({ createdAt: -1, _id: -1 })
       .limit(Math.min(Math.max(limit, 1), APPROVAL_LIST_LIMIT))
-      .lean<ApprovalDocument[]>();
+      .lean<StoredApproval[]>();
     return documents.map(toApproval);
   }
 
@@ -298,7 +139,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       .find(this.scoped({ status: 'pending', skillName }))
       .sort({ createdAt: 1, _id: 1 })
       .limit(APPROVAL_LIST_LIMIT)
-      .lean<ApprovalDocument[]>();
+      .lean<StoredApproval[]>();
     const same = documents.find((document) => isDeepStrictEqual(decodeJson(document.argumentsJson), args));
     return same ? toApproval(same) : null;
   }
@@ -308,7 +149,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       .find(this.scoped({ status: 'pending', skillName: PLAN_SKILL_NAME }))
       .sort({ createdAt: 1, _id: 1 })
       .limit(APPROVAL_LIST_LIMIT)
-      .lean<ApprovalDocument[]>();
+      .lean<StoredApproval[]>();
     const same = documents.find((document) => {
       const steps = document.stepsJson == null ? [] : (decodeJson(document.stepsJson) as ApprovalStep[]);
       return (
@@ -340,48 +181,24 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       throw new Error(`an approval cannot move from ${transition.from} to ${transition.to}`);
     }
     for (let attempt = 0; attempt < MAX_TRANSITION_ATTEMPTS; attempt++) {
-      const current = await this.models.approvals.findOne(this.scoped({ _id, status: transition.from })).lean<ApprovalDocument>();
+      const current = await this.models.approvals.findOne(this.scoped({ _id, status: transition.from })).lean<StoredApproval>();
       if (!current) return null;
       if (transition.revision !== undefined && current.revision !== transition.revision) return null;
       const next = applyTransition(toApproval(current), transition);
       next.revision = current.revision + 1;
-      const update = this.transitionUpdate(transition);
+      const update = transitionUpdate(transition);
       update.$inc = { ...(update.$inc as object | undefined), revision: 1 };
       update.$push = { outbox: owe({ name: 'approval-decided', body: { approval: next } }), ...owedWork(transition.owes?.(next)) };
       const document = await this.models.approvals
         .findOneAndUpdate(this.scoped({ _id, status: transition.from, revision: current.revision }), update, { new: true })
-        .lean<ApprovalDocument>();
+        .lean<StoredApproval>();
       if (document) {
-        // The schema's inferred type is the hydrated one; a lean document holds plain outbox entries.
-        await this.relay.relay(this.models.approvals, _id, document as unknown as OwingDocument);
+        await this.relay.relay(this.models.approvals, _id, document);
         return toApproval(document);
       }
       // Another transition from the same state won, or something else moved the revision: read again.
     }
     return null;
-  }
-
-  private transitionUpdate(transition: ApprovalTransition): Record<string, unknown> {
-    const $set: Record<string, unknown> = { status: transition.to, updatedAt: transition.at };
-    for (const [field, value] of Object.entries(transition.set ?? {}) as [ChangeableField, unknown][]) {
-      if (value === undefined) continue;
-      const [path, stored] = storedField(field, value);
-      $set[path] = stored;
-    }
-    // Leaving pending ends its identity as a request, and so does an edit (it asks for something else now);
-    // a plans edit sets `steps` (API.md "Runs and plans").
-    const set = (transition.set ?? {}) as Record<string, unknown>;
-    const rekeyed = transition.to !== 'pending' || set.arguments !== undefined || set.steps !== undefined;
-    const $unset: Record<string, ''> = rekeyed ? { pendingKey: '' } : {};
-    for (const field of transition.unset ?? []) {
-      const [path] = storedField(field, null);
-      if (!(path in $set)) $unset[path] = '';
-    }
-    const update: Record<string, unknown> = { $set };
-    if (Object.keys($unset).length > 0) update.$unset = $unset;
-    if (transition.incrementAttempts) update.$inc = { attempts: 1 };
-    if (transition.revertAttempt) update.$inc = { attempts: -1 };
-    return update;
   }
 
   /**
@@ -391,7 +208,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
   async forgetValues(collectionId: string, field?: string): Promise<void> {
     const documents = await this.models.approvals
       .find(this.scoped({ impactJson: { $exists: true } }), { _id: 1, targetJson: 1, argumentsJson: 1, impactJson: 1 })
-      .lean<Pick<ApprovalDocument, '_id' | 'targetJson' | 'argumentsJson' | 'impactJson'>[]>();
+      .lean<Pick<StoredApproval, '_id' | 'targetJson' | 'argumentsJson' | 'impactJson'>[]>();
     for (const document of documents) {
       const target = document.targetJson == null ? undefined : (decodeJson(document.targetJson) as Approval['target']);
       if (target?.collectionId !== collectionId) continue;

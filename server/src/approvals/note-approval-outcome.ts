@@ -3,7 +3,7 @@
 // `decision`, which the model reads as a tool result (delimited JSON), never as its own earlier words.
 import { type Approval, type ApprovalDecisionNote, quotedSkill, type SkillOutcome } from '@lumibase/shared';
 import type { NewConversationMessage } from '../store/ai/conversation.store.js';
-import type { ApprovalOwes } from './approval.store.js';
+import type { ApprovalOwes } from './approval-transition.js';
 
 /** What became of the approval, or undefined while it has nothing to tell (pending, executing). */
 function decisionOf(approval: Approval): ApprovalDecisionNote | undefined {
