@@ -1,8 +1,9 @@
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { pastBurst, takeTurns } from '../testing/take-turns.js';
 import { openWatchedConnection } from '../testing/watched-connection.js';
-import { BURST_MS, HEAD_TRUST_MS } from './cached-head.js';
+import { HEAD_TRUST_MS } from './cached-head.js';
 import { AppendQueues, EventLogStore } from './event-log.store.js';
 import { registerSiteEventModels } from './models/site-event.model.js';
 
@@ -138,26 +139,15 @@ describe('EventLogStore', () => {
         const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
         const append = async (store: EventLogStore, eventId: string) =>
           (await store.append({ eventId, event: itemCreated(eventId) })).payload.seq;
-        const pause = () => new Promise((resolve) => setTimeout(resolve, BURST_MS + 20));
-        await append(a, 'a1');
-        await append(b, 'b1');
-        await append(a, 'a2'); // refused once: a now knows the site is shared
-        await append(b, 'b2');
-        await pause();
-        watched.take();
-        expect(await append(a, 'a3')).toBe(5);
-        expect(watched.take()).toEqual(['find site_event_heads', 'insert site_events', 'findAndModify site_event_heads']);
-        // The rest of the turn guesses.
-        expect(await append(a, 'a4')).toBe(6);
-        expect(watched.take()).toEqual(['insert site_events', 'findAndModify site_event_heads']);
+        await takeTurns({ a, b, watched, append, entries: 'site_events', heads: 'site_event_heads' });
         await append(b, 'b3');
-        await pause();
+        await pastBurst();
         expect(await append(a, 'a5')).toBe(8);
         expect(watched.take()).toEqual(['find site_event_heads', 'insert site_events', 'findAndModify site_event_heads']);
         // Nobody else appended since: the read shows it, and the next turn guesses again.
-        await pause();
+        await pastBurst();
         expect(await append(a, 'a6')).toBe(9);
-        await pause();
+        await pastBurst();
         watched.take();
         expect(await append(a, 'a7')).toBe(10);
         expect(watched.take()).toEqual(['insert site_events', 'findAndModify site_event_heads']);

@@ -3,7 +3,7 @@ import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../testing/test-database.js';
 import { createTestStores } from '../../testing/test-stores.js';
-import { BURST_MS } from '../cached-head.js';
+import { takeTurns } from '../../testing/take-turns.js';
 import { openWatchedConnection } from '../../testing/watched-connection.js';
 import { type ChainedContent, chainHash, GENESIS_HASH } from './audit-chain.js';
 import type { AiStores } from './ai-stores.js';
@@ -167,17 +167,7 @@ describe('the audit chain', () => {
       const b = (await createTestStores(await database.connect())).aiStores.forSite(siteId).audit;
       const append = async (audit: typeof a, skillName: string) =>
         (await audit.append({ action: 'executed', skillName, actor, createdAt: new Date().toISOString() })).seq;
-      const pause = () => new Promise((resolve) => setTimeout(resolve, BURST_MS + 20));
-      await append(a, 'a1');
-      await append(b, 'b1');
-      await append(a, 'a2'); // refused once: a now knows the site is shared
-      await append(b, 'b2');
-      await pause();
-      watched.take();
-      expect(await append(a, 'a3')).toBe(5);
-      expect(watched.take()).toEqual(['find ai_audit_heads', 'insert ai_audit', 'findAndModify ai_audit_heads']);
-      expect(await append(a, 'a4')).toBe(6);
-      expect(watched.take()).toEqual(['insert ai_audit', 'findAndModify ai_audit_heads']);
+      await takeTurns({ a, b, watched, append, entries: 'ai_audit', heads: 'ai_audit_heads' });
       expect(await a.verify()).toEqual({ valid: true, entries: 6 });
     } finally {
       await watched.close();
