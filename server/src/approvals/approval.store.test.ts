@@ -5,6 +5,7 @@ import { stepsOf } from './approval-document.js';
 import { APPROVAL_LIST_LIMIT } from './approval.store.js';
 import { approvalArbitrary, pendingApproval } from '../testing/ai-arbitraries.js';
 import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
+import { createTestStores } from '../testing/test-stores.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -114,6 +115,34 @@ describe('ApprovalStore', () => {
       expect(await store.count({ status: 'approved' })).toBe(1);
       expect((await store.list({ status: 'approved' })).map((approval) => approval.status)).toEqual(['approved']);
       expect(await store.list({ limit: 5 })).toHaveLength(5);
+      const withTotal = await store.listWithTotal();
+      expect(withTotal.total).toBe(105);
+      expect(withTotal.approvals.map((approval) => approval.id)).toEqual(listed.map((approval) => approval.id));
+    });
+
+    it('lists with the total in one read when every approval of the status fits in the list, and counts only beyond', async () => {
+      const watched = await database.watch();
+      try {
+        const siteId = freshSiteId();
+        const store = (await createTestStores(watched.connection)).aiStores.forSite(siteId).approvals;
+        for (let index = 0; index < APPROVAL_LIST_LIMIT; index += 1) await store.insert(pendingApproval());
+        watched.take();
+        const full = await store.listWithTotal();
+        expect(full.total).toBe(APPROVAL_LIST_LIMIT);
+        expect(full.approvals).toHaveLength(APPROVAL_LIST_LIMIT);
+        expect(watched.take()).toEqual(['find ai_approvals']);
+        expect(await store.listWithTotal({ status: 'approved' })).toEqual({ approvals: [], total: 0 });
+        watched.take();
+
+        await store.insert(pendingApproval());
+        watched.take();
+        const beyond = await store.listWithTotal();
+        expect(beyond.total).toBe(APPROVAL_LIST_LIMIT + 1);
+        expect(beyond.approvals).toHaveLength(APPROVAL_LIST_LIMIT);
+        expect(watched.take()).toEqual(['find ai_approvals', 'aggregate ai_approvals']);
+      } finally {
+        await watched.close();
+      }
     });
   });
 

@@ -27,6 +27,8 @@ export interface ApprovalRepository {
   insertUnlessPending(approval: NewApproval): Promise<{ approval: Approval; created: boolean }>;
   get(id: string): Promise<Approval | null>;
   list(options?: { status?: ApprovalStatus; limit?: number }): Promise<Approval[]>;
+  /** `list` with the count of all approvals in that status, counted only when there are more than it lists. */
+  listWithTotal(options?: { status?: ApprovalStatus }): Promise<{ approvals: Approval[]; total: number }>;
   /** A pending approval for the same skill with deep-equal arguments (key order aside), if there is one. */
   findPendingIdentical(skillName: string, args: Record<string, unknown>): Promise<Approval | null>;
   /** A pending plan whose steps are the same calls (skill and deep-equal arguments, in order), if there is one. */
@@ -125,12 +127,27 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
 
   /** Newest first (ties by id), at most 100. */
   async list({ status = 'pending', limit = APPROVAL_LIST_LIMIT }: { status?: ApprovalStatus; limit?: number } = {}): Promise<Approval[]> {
-    const documents = await this.models.approvals
+    const documents = await this.newestFirst(status, Math.min(Math.max(limit, 1), APPROVAL_LIST_LIMIT));
+    return documents.map(toApproval);
+  }
+
+  /**
+   * `list` (at most 100) and how many of the site's approvals are in that status. One read when they all fit in the
+   * list: it asks for one document more than it lists, to know whether there are more; only then does it count them.
+   */
+  async listWithTotal({ status = 'pending' }: { status?: ApprovalStatus } = {}): Promise<{ approvals: Approval[]; total: number }> {
+    const documents = await this.newestFirst(status, APPROVAL_LIST_LIMIT + 1);
+    const approvals = documents.slice(0, APPROVAL_LIST_LIMIT).map(toApproval);
+    return { approvals, total: documents.length > APPROVAL_LIST_LIMIT ? await this.count({ status }) : documents.length };
+  }
+
+  private newestFirst(status: ApprovalStatus, limit: number): Promise<StoredApproval[]> {
+    return this.models.approvals
       .find(this.scoped({ status }))
       .sort({ createdAt: -1, _id: -1 })
-      .limit(Math.min(Math.max(limit, 1), APPROVAL_LIST_LIMIT))
-      .lean<StoredApproval[]>();
-    return documents.map(toApproval);
+      .limit(limit)
+      .lean<StoredApproval[]>()
+      .exec();
   }
 
   async findPendingIdentical(skillName: string, args: Record<string, unknown>): Promise<Approval | null> {

@@ -11,7 +11,7 @@ export interface TurnsOptions<Store> {
   b: Store;
   watched: WatchedConnection;
   /** Appends one entry named `name` and answers its seq. */
-  append: (store: Store, name: string) => Promise<number>;
+  append: (store: Store, name: string) => Promise<number | undefined>;
   /** The chain's entries and its head collection, as the commands name them. */
   entries: string;
   heads: string;

@@ -3,7 +3,6 @@ import type { Approval, ApprovalStatus } from '@lumibase/shared';
 import type { ApprovalDecider, DecideApprovalInput } from '../../approvals/decide-approval.js';
 import type { ApprovalEditor, EditApprovalInput } from '../../approvals/edit-approval.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
-import { APPROVAL_LIST_LIMIT } from '../../approvals/approval.store.js';
 import { recordNotInSite } from '../../store/record-not-in-site.js';
 
 /** The site's current event seq (its event log's latest). */
@@ -32,7 +31,7 @@ export class ApprovalsService {
     // The seq is read first: a change that lands during the read is then replayed to the client's
     // socket (applied twice, harmlessly) rather than missed.
     const seq = await this.options.currentSeq(siteId);
-    const [listed, total] = await Promise.all([approvals.list({ status, limit: APPROVAL_LIST_LIMIT }), approvals.count({ status })]);
+    const { approvals: listed, total } = await approvals.listWithTotal({ status });
     return { approvals: listed, total, seq };
   }
 
