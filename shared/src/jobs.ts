@@ -8,6 +8,11 @@ export const SkillExecutionJob = z.object({
   approvalId: z.string().min(1),
   /** The approval's `attempts` when this decision moved it to `executing`: a job for an older attempt is a no-op. */
   attempt: z.number().int().min(1),
+  /**
+   * Set by the decision that queued this job, never by the reconciler (which queues an attempt again because it may
+   * have run): on its first start, no run of this attempt can have begun (skill-execution.processor.ts).
+   */
+  fresh: z.literal(true).optional(),
 });
 export type SkillExecutionJob = z.infer<typeof SkillExecutionJob>;
 

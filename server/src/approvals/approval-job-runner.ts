@@ -28,8 +28,13 @@ export class ApprovalJobRunner {
    * (another attempt). A re-delivered job of the current attempt runs again; the executors'
    * idempotency under the approval id makes that harmless, and settling is a compare-and-set that
    * owes its one audit entry in the same write, so the audit records one execution.
+   *
+   * `firstStart`: the queue says this is the decision's own job on its first start (skill-execution.processor.ts).
    */
-  async run(job: SkillExecutionJob, { settleTransient }: { settleTransient: boolean }): Promise<JobOutcome> {
+  async run(
+    job: SkillExecutionJob,
+    { settleTransient, firstStart = false }: { settleTransient: boolean; firstStart?: boolean },
+  ): Promise<JobOutcome> {
     const { approvals, operations } = this.options.stores.forSite(job.siteId);
     const approval = await approvals.get(job.approvalId);
     if (approval?.status !== 'executing' || approval.attempts !== job.attempt) return 'skipped';
@@ -63,6 +68,8 @@ export class ApprovalJobRunner {
       approval,
       approvals,
       executors: this.options.executors,
+      // Every attempt of a single skill runs under the approval id: only the first attempt's first start is a first run.
+      firstRun: firstStart && approval.attempts === 1,
       settleTransientFailures: settleTransient,
       ...(this.options.reportError ? { reportError: this.options.reportError } : {}),
     });

@@ -20,7 +20,8 @@ export class QueuedApprovalExecutor implements ApprovalExecutor {
   async execute(approval: Approval): Promise<Approval> {
     const { queue, stores, waitMs, logger, clock = () => new Date() } = this.options;
     const { approvals } = stores.forSite(approval.siteId);
-    const job = { siteId: approval.siteId, approvalId: approval.id, attempt: approval.attempts };
+    // `fresh`: this decision just started the attempt, so its job's first start is the attempt's first run.
+    const job = { siteId: approval.siteId, approvalId: approval.id, attempt: approval.attempts, fresh: true as const };
     let queued: Awaited<ReturnType<SkillExecutionQueue['add']>>;
     try {
       queued = await queue.add(job);

@@ -18,6 +18,8 @@ export interface RunApprovalOptions {
    * approval stays `executing` for the queue's next try.
    */
   settleTransientFailures?: boolean;
+  /** No earlier run of the approval's operation can have begun (approval-job-runner.ts): SkillExecutionContext.firstRun. */
+  firstRun?: boolean;
 }
 
 /** Codes of failures worth another try; domain refusals (validation, permission, not found) are final. */
@@ -30,7 +32,7 @@ export class TransientExecutionError extends Error {
   }
 }
 
-async function execute({ approval, executors, reportError }: RunApprovalOptions): Promise<ExecutionOutcome> {
+async function execute({ approval, executors, reportError, firstRun }: RunApprovalOptions): Promise<ExecutionOutcome> {
   const skill = findSkill(approval.skillName);
   if (!skill) return { ok: false, failure: { message: `Unknown skill "${approval.skillName}"`, code: 'VALIDATION_FAILED' } };
   // Stored arguments crossed a process boundary (a job, a restart): parse them again. They were
@@ -52,6 +54,7 @@ async function execute({ approval, executors, reportError }: RunApprovalOptions)
       siteId: approval.siteId,
       actor,
       operationId: approval.id,
+      ...(firstRun ? { firstRun } : {}),
       via: 'approval',
       approvalId: approval.id,
     });

@@ -68,7 +68,8 @@ export async function runPlan(options: RunPlanOptions): Promise<Approval> {
       const running = steps();
       running[index]!.status = 'running';
       if (step.status !== 'running') await save(running);
-      const result = await runStep(options, approval, index);
+      // Marked running just now by this run's compare-and-set: no earlier run of this step's operation began.
+      const result = await runStep(options, approval, index, step.status !== 'running');
       const done = steps();
       done[index] = { ...done[index]!, status: 'done', ...(result === undefined ? {} : { result }) };
       await save(done);
@@ -105,7 +106,7 @@ async function checkTarget({ targets }: RunPlanOptions, approval: Approval, inde
     );
 }
 
-async function runStep(options: RunPlanOptions, approval: Approval, index: number): Promise<unknown> {
+async function runStep(options: RunPlanOptions, approval: Approval, index: number, firstRun: boolean): Promise<unknown> {
   const step = approval.steps[index]!;
   const number = index + 1;
   if (!isSkillName(step.skillName)) throw new StepFailure(number, `step ${number}: unknown skill ${step.skillName}`);
@@ -116,6 +117,7 @@ async function runStep(options: RunPlanOptions, approval: Approval, index: numbe
       siteId: approval.siteId,
       actor,
       operationId: stepOperationId(approval, index),
+      ...(firstRun ? { firstRun } : {}),
       via: 'approval',
       approvalId: approval.id,
     });

@@ -12,7 +12,10 @@ export function createSkillExecutionProcessor({ runner, logger }: { runner: Pick
     const attemptsAllowed = job.opts.attempts ?? 1;
     const lastTry = job.attemptsMade + 1 >= attemptsAllowed;
     logger.info({ jobId: job.id, approvalId: parsed.data.approvalId, try: job.attemptsMade + 1 }, 'skill-execution job started');
-    const outcome = await runner.run(parsed.data, { settleTransient: lastTry });
+    // BullMQ counts every start, a stalled job's restart and a retry included: the decision's own job on its first
+    // start is the one run that knows it is first (createItem then writes at once, skills/create-item.ts).
+    const firstStart = parsed.data.fresh === true && job.attemptsStarted === 1;
+    const outcome = await runner.run(parsed.data, { settleTransient: lastTry, firstStart });
     logger.info(
       { jobId: job.id, approvalId: parsed.data.approvalId, siteId: parsed.data.siteId, outcome, try: job.attemptsMade + 1 },
       'skill-execution job done',

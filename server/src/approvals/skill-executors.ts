@@ -10,6 +10,12 @@ export interface SkillExecutionContext {
    * of one run; for a safe call it is fresh per call.
    */
   operationId: string;
+  /**
+   * The caller knows no earlier run of this operation began: a safe call's fresh id, a worker's first start of the
+   * decision's own job, a plan step it just marked running. Writes keyed by the operation id then skip looking for an
+   * earlier run's effect (createItem: one insert). Absent means "may be a repeat", which is always safe.
+   */
+  firstRun?: boolean;
   /** How the change came about, for item revisions: `copilot` (a safe call) or `approval`. */
   via?: RevisionVia;
   /** The approval being executed, if any. */

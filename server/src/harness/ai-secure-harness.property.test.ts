@@ -150,6 +150,7 @@ describe('AISecureHarness', () => {
             siteId: context.siteId,
             actor: { id: context.actor.id, name: context.actor.name },
             operationId: expect.any(String),
+            firstRun: true,
             via: 'copilot',
           },
         });

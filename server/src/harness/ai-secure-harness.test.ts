@@ -161,6 +161,7 @@ describe('AISecureHarness.execute', () => {
       siteId: ctx.siteId,
       actor: { id: 'u2', name: 'Vic' },
       operationId: 'op-1',
+      firstRun: true,
       via: 'copilot',
     });
   });

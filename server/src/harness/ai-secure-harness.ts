@@ -32,6 +32,7 @@ export interface AISecureHarnessOptions {
   stores: HarnessStores;
   executors: SkillExecutors;
   clock?: () => Date;
+  /** A new id per call, never one used before: a safe call runs as its operation's first run (SkillExecutionContext.firstRun). */
   newOperationId?: () => string;
   /** The revision that undoes the item change an operation made (API.md: outcomes carry `undo`). */
   undoFor?: (siteId: string, operationId: string) => Promise<UndoRef | undefined>;
@@ -244,6 +245,8 @@ export class AISecureHarness {
         siteId: context.siteId,
         actor: actorOf(context),
         operationId,
+        // Made for this call just now, and never run again: nothing can carry it yet.
+        firstRun: true,
         via: 'copilot',
       });
       const warned = tier === 'warn';

@@ -44,6 +44,19 @@ function createPost(title: string, key: string, member = editor) {
   });
 }
 
+/** What a process that died between its write and recording its response leaves: the claim, started elsewhere, past the lease. */
+async function forgetResponse(key: string, member = editor): Promise<void> {
+  await db()
+    .collection('idempotency_records')
+    .updateOne(
+      { userId: member.id, key },
+      {
+        $set: { status: 'started', owner: 'a-crashed-process', startedAt: new Date(Date.now() - 31_000) },
+        $unset: { responseStatus: '', responseBody: '' },
+      },
+    );
+}
+
 describe('Idempotency-Key on REST writes', () => {
   it('a repeat gets the first response (same status and body) and has no second effect', async () => {
     const first = await createPost('once', 'key-once');
@@ -139,20 +152,25 @@ describe('Idempotency-Key on REST writes', () => {
       .collection('cms_items')
       .findOne({ _id: new Types.ObjectId(first.body.data.id as string) }))!.operationId;
     expect(operationId).toMatch(/^idem:/);
-    await db()
-      .collection('idempotency_records')
-      .updateOne(
-        { userId: editor.id, key },
-        {
-          $set: { status: 'started', owner: 'a-crashed-process', startedAt: new Date(Date.now() - 31_000) },
-          $unset: { responseStatus: '', responseBody: '' },
-        },
-      );
+    await forgetResponse(key);
     const retry = await createPost('crashed', key);
     expect(retry.status).toBe(201);
     expect(retry.body.data.id).toBe(first.body.data.id);
     expect(await itemsTitled('crashed')).toBe(1);
     expect(await eventsAbout(first.body.data.id)).toBe(1);
+  });
+
+  it('a run that crashed after storing its item, deleted since: the take-over answers 201 with that item and stores none', async () => {
+    const key = 'key-crashed-then-deleted';
+    const first = await createPost('crashed then deleted', key);
+    const deleted = await server.request('DELETE', `/items/posts/${first.body.data.id}`, { token: editor.token, siteId });
+    expect(deleted.status).toBe(204);
+    expect(await itemsTitled('crashed then deleted')).toBe(0);
+    await forgetResponse(key);
+    const retry = await createPost('crashed then deleted', key);
+    expect(retry.status).toBe(201);
+    expect(retry.body.data).toMatchObject({ id: first.body.data.id, data: { title: 'crashed then deleted' } });
+    expect(await itemsTitled('crashed then deleted')).toBe(0);
   });
 
   it('a claim another process holds within its lease → 409 in progress; not a second run', async () => {

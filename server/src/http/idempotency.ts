@@ -44,9 +44,13 @@ export interface IdempotencyOptions {
   fingerprintKey: string | Buffer;
 }
 
-/** What a create carries into its one-document write: the operation id of the request's key, if any. */
-export function writeContextOf(request: Request): { operationId?: string } {
-  return request.idempotency ? { operationId: request.idempotency.operationId } : {};
+/**
+ * What a create carries into its one-document write: the operation id of the request's key, if any, and `firstRun`
+ * when the key was claimed just now: its operation id was made for this request, so nothing can carry it yet.
+ */
+export function writeContextOf(request: Request): { operationId?: string; firstRun?: boolean } {
+  const state = request.idempotency;
+  return state ? { operationId: state.operationId, ...(state.resumed ? {} : { firstRun: true }) } : {};
 }
 
 /** Only a take-over passes the operation id to writes where it also forgives "already there" (fields). */

@@ -8,7 +8,7 @@ import { collectionNotFound } from './collections.service.js';
 import { recordNotInSite } from '../store/record-not-in-site.js';
 import { validateItemData } from './validate-item-data.js';
 import type { WriteContext } from './write-context.js';
-import { type RevisionMeta, SYSTEM_ACTOR } from '../store/item-revision.store.js';
+import { type RevisionMeta, type RevisionRecord, SYSTEM_ACTOR } from '../store/item-revision.store.js';
 import { itemTitle } from './item-title.js';
 import { DEFAULT_TRASH_RETENTION, deleterOf, type TrashRetention, trashWindow } from './trash-retention.js';
 
@@ -24,6 +24,11 @@ export function revisionMeta(context: WriteContext): RevisionMeta {
 
 function toItemView(record: ItemRecord, collection: string): ItemView {
   return { id: record.id, collection, data: record.data, createdAt: record.createdAt, updatedAt: record.updatedAt };
+}
+
+/** The item as its creation made it (the store gives the item and its first revision one time). */
+function creationView(creation: RevisionRecord, collection: string): ItemView {
+  return { id: creation.itemId, collection, data: creation.data, createdAt: creation.createdAt, updatedAt: creation.createdAt };
 }
 
 /**
@@ -51,11 +56,24 @@ export class ItemsService {
     return toItemView(item, collection);
   }
 
-  /** With `context.operationId`, creating again returns the item the first call created. */
+  /**
+   * With `context.operationId`, creating again returns the item the first call created, even once it left the
+   * collection since (trashed, deleted, restored): a repeat never makes a second item. A first run
+   * (`context.firstRun`) is one insert; any other looks for the operation's first revision before anything else, so
+   * that a repeat is answered even where the first run would now be refused (its collection trashed since).
+   */
   async create(siteId: string, collection: string, data: Record<string, unknown>, context: WriteContext = {}): Promise<ItemView> {
+    const { operationId } = context;
+    if (operationId !== undefined && context.firstRun !== true) {
+      const creation = await this.stores.forSite(siteId).revisions.findCreation(operationId);
+      // Its item may still be here or long gone: either way the operation happened, and this is what it made.
+      if (creation) return creationView(creation, collection);
+    }
     const { site, record } = await this.collection(siteId, collection);
     const { set } = validateItemData(record.fields, data, 'create');
-    const item = await site.items.insert(record, set, context.operationId, revisionMeta(context));
+    // A repeat whose first revision is not materialised yet (its run stopped before the relay) meets the item's
+    // operation id in the unique index: the store answers with that item.
+    const item = await site.items.insert(record, set, operationId, revisionMeta(context));
     return toItemView(item, collection);
   }
 

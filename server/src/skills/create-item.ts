@@ -1,16 +1,13 @@
 // createItem: a new item; the operation id is stored on it, so a re-run returns it instead of a second one.
-import { runOnce } from './run-once.js';
 import { writeContext } from './skill-dependencies.js';
 import { nothingToInspect, type SkillModule } from './skill-module.js';
 
 export const createItemSkill: SkillModule<'createItem'> = {
+  // Not through the run-once ledger (run-once.ts): the item carries the operation id under a unique index and its first
+  // revision keeps it after the item leaves, which is all a re-run needs; a first run is then one insert (items.service.ts).
+  // A refusal writes nothing, so it is refused again on every run.
   execute: (dependencies) => async (args, context) =>
-    runOnce({
-      dependencies,
-      context,
-      skillName: 'createItem',
-      perform: () => dependencies.items.create(context.siteId, args.collection, args.data, writeContext(context)),
-    }),
+    dependencies.items.create(context.siteId, args.collection, args.data, writeContext(context)),
   inspect: nothingToInspect,
   verify: async ({ collection }, result, site) => {
     const id = (result as { id?: unknown } | undefined)?.id;

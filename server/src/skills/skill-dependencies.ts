@@ -36,6 +36,6 @@ export interface SkillDependencies {
 export type ExecutorFactory<Name extends SkillName> = (dependencies: SkillDependencies) => SkillExecutor<Name>;
 
 /** The write context the services take: on whose authority, and the id that makes a retry harmless. */
-export function writeContext({ actor, operationId, via, approvalId }: SkillExecutionContext): WriteContext {
-  return { actor, operationId, ...(via ? { via } : {}), ...(approvalId ? { approvalId } : {}) };
+export function writeContext({ actor, operationId, firstRun, via, approvalId }: SkillExecutionContext): WriteContext {
+  return { actor, operationId, ...(firstRun ? { firstRun } : {}), ...(via ? { via } : {}), ...(approvalId ? { approvalId } : {}) };
 }

@@ -43,8 +43,17 @@ export interface RevisionRecord {
   createdAt: string;
 }
 
-/** The revision a change owes: built by the item store and pushed in the same update as the change. */
-export function oweRevision(revision: number, action: RevisionAction, data: Record<string, unknown>, meta: RevisionMeta): OwedRevision {
+/**
+ * The revision a change owes: built by the item store and pushed in the same update as the change. `at`: when, if the
+ * change has its own time to match (a new item: the time its first revision and the item itself record).
+ */
+export function oweRevision(
+  revision: number,
+  action: RevisionAction,
+  data: Record<string, unknown>,
+  meta: RevisionMeta,
+  at: Date = new Date(),
+): OwedRevision {
   return {
     revision,
     action,
@@ -53,7 +62,7 @@ export function oweRevision(revision: number, action: RevisionAction, data: Reco
     via: meta.via,
     ...(meta.approvalId !== undefined ? { approvalId: meta.approvalId } : {}),
     ...(meta.operationId !== undefined ? { operationId: meta.operationId } : {}),
-    createdAt: new Date(),
+    createdAt: at,
   };
 }
 
@@ -136,6 +145,16 @@ export class ItemRevisionStore extends SiteScopedStore {
   /** The revision a skill operation wrote (an approval's id is its operation id). */
   async findByOperation(operationId: string): Promise<RevisionRecord | null> {
     const document = await this.revisions.findOne(this.scoped({ operationId })).sort({ revision: -1 }).lean<StoredRevision>();
+    return document ? toRevision(document) : null;
+  }
+
+  /**
+   * The first revision of the item a skill operation created. It outlives the item's stay in the collection (trashed,
+   * deleted, restored under its id without the operation id): it goes only with the item's history (a purged
+   * collection, a plan's undo of the creation, REVISION_RETENTION_DAYS).
+   */
+  async findCreation(operationId: string): Promise<RevisionRecord | null> {
+    const document = await this.revisions.findOne(this.scoped({ operationId, action: 'created' })).lean<StoredRevision>();
     return document ? toRevision(document) : null;
   }
 

@@ -86,8 +86,10 @@ export class ItemStore extends SiteScopedStore {
   }
 
   /**
-   * Inserts an item. With an `operationId`, a repeat of the same operation returns the item the
-   * first one created instead of inserting a second (the unique index on it decides).
+   * Inserts an item: one write, not preceded by any read. With an `operationId`, a repeat of the same operation while
+   * the item it created is still here returns that item instead of inserting a second (the unique index on it
+   * decides). Once that item left (trashed, deleted), only its first revision remembers the operation: a caller that
+   * may be repeating one looks there first (ItemsService.create).
    */
   async insert(
     collection: { id: string; name: string },
@@ -95,12 +97,10 @@ export class ItemStore extends SiteScopedStore {
     operationId?: string,
     meta: RevisionMeta = DEFAULT_META,
   ): Promise<ItemRecord> {
-    if (operationId !== undefined) {
-      const existing = await this.findByOperation(operationId);
-      if (existing) return existing;
-    }
     try {
       const _id = new Types.ObjectId();
+      // The item and its first revision record one time, so that the item as created can be told from either.
+      const at = new Date();
       const [created] = await this.items.create([
         this.owned({
           _id,
@@ -108,7 +108,9 @@ export class ItemStore extends SiteScopedStore {
           data: encodeRecord(data),
           ...(operationId !== undefined ? { operationId } : {}),
           revision: 1,
-          owedRevisions: [oweRevision(1, 'created', data, { ...meta, ...(operationId !== undefined ? { operationId } : {}) })],
+          createdAt: at,
+          updatedAt: at,
+          owedRevisions: [oweRevision(1, 'created', data, { ...meta, ...(operationId !== undefined ? { operationId } : {}) }, at)],
           outbox: [this.owe('created', collection.name, _id.toString(), 1)],
         }),
       ]);
