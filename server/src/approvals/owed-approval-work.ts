@@ -64,7 +64,10 @@ export function owedApprovalWork(
       // The write left nothing owed (a status change that owes no entry or note, or the insert): anything owed
       // since was owed by a later write, whose own relay drains it; leftovers of a failed relay were in `written`.
       if (written && !owesWork(written as OwingApproval)) return;
-      const document = await models.approvals.findById(id, { siteId: 1, owedAudit: 1, owedNotes: 1 }).lean<OwingApproval>();
+      // What it owes is in the written document as well: every entry owed up to that write, each landing once by its id.
+      const document =
+        (written as OwingApproval | undefined) ??
+        (await models.approvals.findById(id, { siteId: 1, owedAudit: 1, owedNotes: 1 }).lean<OwingApproval>());
       if (!document) return;
       const siteId = document.siteId.toString();
       const audit = new AuditStore(models, siteId);

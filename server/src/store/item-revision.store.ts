@@ -86,6 +86,14 @@ function toRevision(document: StoredRevision): RevisionRecord {
   };
 }
 
+/** What the drain reads of an item. */
+interface OwingItem {
+  _id: Types.ObjectId;
+  siteId: Types.ObjectId;
+  collectionId: Types.ObjectId;
+  owedRevisions?: OwedRevision[];
+}
+
 /**
  * What the outbox relay does for items besides their events: copies owed revisions into
  * `item_revisions` (a repeat inserts nothing: the unique index), then clears them. A tombstone is
@@ -95,10 +103,12 @@ export function itemRevisionWork(items: CmsItemModel, revisions: ItemRevisionMod
   return {
     owing: { 'owedRevisions.0': { $exists: true } },
     settled: { $or: [{ owedRevisions: { $size: 0 } }, { owedRevisions: { $exists: false } }] },
-    async drain(id) {
-      const document = await items
-        .findById(id, { siteId: 1, collectionId: 1, owedRevisions: 1 })
-        .lean<{ _id: Types.ObjectId; siteId: Types.ObjectId; collectionId: Types.ObjectId; owedRevisions?: OwedRevision[] }>();
+    async drain(id, written) {
+      // The item as its write left it holds every revision owed up to that write (OutboxRelay.relay says why that is
+      // enough): no read. A repeat of one already copied meets the unique index and is only cleared.
+      const document =
+        (written as OwingItem | undefined) ??
+        (await items.findById(id, { siteId: 1, collectionId: 1, owedRevisions: 1 }).lean<OwingItem>());
       for (const owed of document?.owedRevisions ?? []) {
         try {
           await revisions.create({ ...owed, siteId: document!.siteId, collectionId: document!.collectionId, itemId: document!._id });
