@@ -101,14 +101,10 @@ export function owedApprovalWork(
       }
       const audited = (document.owedAudit ?? []).map((owed) => owed.entryId);
       const noted = (document.owedNotes ?? []).map((owed) => owed.messageId).filter((id) => !unqueued.includes(id.toHexString()));
-      if (audited.length === 0 && noted.length === 0) return;
-      // Bookkeeping, not a change of the approval: updatedAt stays as the change left it. A crash before
-      // this line only means the next pass finds them there already.
-      await models.approvals.updateOne(
-        { _id: document._id },
-        { $pull: { owedAudit: { entryId: { $in: audited } }, owedNotes: { messageId: { $in: noted } } } },
-        { timestamps: false },
-      );
+      if (audited.length === 0 && noted.length === 0) return undefined;
+      // Cleared with the approval's relayed events, in one write (OutboxRelay). A crash before it only means the next
+      // pass finds them there already.
+      return { owedAudit: { entryId: { $in: audited } }, owedNotes: { messageId: { $in: noted } } };
     },
   };
 }

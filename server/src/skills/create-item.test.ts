@@ -3,6 +3,7 @@
 // plan step) answers with the item it created, even once that item has left the collection; a refusal writes nothing.
 import { randomUUID } from 'node:crypto';
 import { CAPABILITIES, type Field } from '@lumibase/shared';
+import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SkillExecutionContext, SkillExecutors } from '../approvals/skill-executors.js';
 import { AISecureHarness } from '../harness/ai-secure-harness.js';
@@ -165,18 +166,26 @@ describe('the round trips of one createItem', () => {
   it('on a first run: one insert of the item, no ledger command, no read of the item by its operation id', async () => {
     const siteId = await siteWithPosts();
     await create(firstRun(siteId)); // warm: the collection's indexes, the site's event head
-    const commands = await commandsOf(() => create(firstRun(siteId)));
+    let created: unknown;
+    const commands = await commandsOf(async () => {
+      created = await create(firstRun(siteId));
+    });
     expect(commands.filter((command) => command.endsWith(' ai_operations'))).toEqual([]);
+    // The one clearing write took both: nothing stays owed on the item, and its first revision is stored.
+    const id = new Types.ObjectId((created as { id: string }).id);
+    const stored = await watched.connection.collection('cms_items').findOne({ _id: id });
+    expect({ outbox: stored?.outbox ?? [], owedRevisions: stored?.owedRevisions ?? [] }).toEqual({ outbox: [], owedRevisions: [] });
+    expect(await watched.connection.collection('item_revisions').countDocuments({ itemId: id })).toBe(1);
     const items = commands.filter((command) => command.endsWith(' cms_items'));
     expect(items[0]).toBe('insert cms_items');
     expect(items.filter((command) => command === 'insert cms_items')).toHaveLength(1);
     expect(commands.slice(0, commands.indexOf('insert cms_items'))).toEqual(['find cms_collections']);
-    // The relay works from the item as inserted: its first revision and its event, with no read of it back.
+    // The relay works from the item as inserted: its first revision and its event, with no read of it back, and one
+    // write clearing both.
     expect(commands).toEqual([
       'find cms_collections',
       'insert cms_items',
       'insert item_revisions',
-      'update cms_items',
       'insert site_events',
       'findAndModify site_event_heads',
       'update cms_items',

@@ -109,14 +109,17 @@ export function itemRevisionWork(items: CmsItemModel, revisions: ItemRevisionMod
       const document =
         (written as OwingItem | undefined) ??
         (await items.findById(id, { siteId: 1, collectionId: 1, owedRevisions: 1 }).lean<OwingItem>());
+      const copied: number[] = [];
       for (const owed of document?.owedRevisions ?? []) {
         try {
           await revisions.create({ ...owed, siteId: document!.siteId, collectionId: document!.collectionId, itemId: document!._id });
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
         }
-        await items.updateOne({ _id: document!._id }, { $pull: { owedRevisions: { revision: owed.revision } } }, { timestamps: false });
+        copied.push(owed.revision);
       }
+      // Cleared with the item's relayed events, in one write (OutboxRelay).
+      return copied.length > 0 ? { owedRevisions: { revision: { $in: copied } } } : undefined;
     },
   };
 }

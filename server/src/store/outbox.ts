@@ -52,8 +52,12 @@ export interface OwedWork {
    * `written`: the document as the caller's write left it, when the relay was handed it (see `relay`). Owed work is
    * only ever added by a write, and a write's own relay carries what it added: a written document that owes
    * nothing lets the drain skip reading.
+   *
+   * Answers the `$pull` clauses that clear what it finished (absent: nothing): the relay adds them to its own write
+   * that clears the relayed events, so the document is written once for both. Until that write, the work stays
+   * owed and a later pass does it again, which must land nothing twice.
    */
-  drain(id: Types.ObjectId | string, written?: OwingDocument): Promise<void>;
+  drain(id: Types.ObjectId | string, written?: OwingDocument): Promise<Record<string, unknown> | undefined>;
 }
 
 export interface OutboxRelayOptions {
@@ -130,7 +134,7 @@ export class OutboxRelay {
     const document = written ?? (await model.findById(id, { siteId: 1, outbox: 1, deletedAt: 1 }).lean<OwingDocument>());
     if (!document) return;
     const work = this.work.get(model);
-    await work?.drain(document._id, written);
+    const drained = (await work?.drain(document._id, written)) ?? {};
     const log = this.options.eventLog(document.siteId.toString());
     const relayed: string[] = [];
     try {
@@ -147,12 +151,12 @@ export class OutboxRelay {
         relayed.push(entry.eventId);
       }
     } finally {
-      // One $pull for the document, of exactly the entries that went all the way: a failure midway leaves the
-      // failed entry and those after it owed. A crash before this line leaves all of them owed; relaying them
-      // again is idempotent by eventId. Bookkeeping, not a change of the record: updatedAt stays as the change left it.
-      if (relayed.length > 0) {
-        await model.updateOne({ _id: document._id }, { $pull: { outbox: { eventId: { $in: relayed } } } }, { timestamps: false });
-      }
+      // One $pull for the document, of exactly the entries that went all the way (with the owed work the drain
+      // finished): a failure midway leaves the failed entry and those after it owed. A crash before this line leaves
+      // all of them owed; relaying them again is idempotent by eventId. Bookkeeping, not a change of the record:
+      // updatedAt stays as the change left it.
+      const pull = relayed.length > 0 ? { ...drained, outbox: { eventId: { $in: relayed } } } : drained;
+      if (Object.keys(pull).length > 0) await model.updateOne({ _id: document._id }, { $pull: pull }, { timestamps: false });
     }
     if (document.deletedAt) {
       await model.deleteOne({
