@@ -55,7 +55,7 @@ export async function runP4(system: System): Promise<{ rows: BenchRow[]; details
           measured: result.measured,
           baseline: result.baseline,
           unit: 'req/s',
-          goal: { op: '>=', value: 0.75 },
+          goal: { op: '>=', value: 0.8 },
           note: `concurrency ${SETTINGS.p4Concurrency}, ${SETTINGS.p4Ms} ms × ${REPETITIONS}`,
         }),
       ],

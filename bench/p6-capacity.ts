@@ -83,6 +83,7 @@ export async function runP6(system: System): Promise<{ rows: BenchRow[]; details
           measured: lumibase.bytesPerSocket / 1024,
           baseline: baseline.bytesPerSocket / 1024,
           unit: 'KiB',
+          goal: { op: '<=', value: 1.2 },
         }),
       ],
       details: { lumibase, baseline },

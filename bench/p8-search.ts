@@ -197,7 +197,8 @@ export async function runP8(system: System): Promise<{ rows: BenchRow[]; details
           measured: result.measured,
           baseline: result.baseline,
           unit: 'ms',
-          goal: { op: '<=', value: 1.5 },
+          // DESIGN.md: ≤ 2× at 1k items (the fixed cost of a request weighs most there), ≤ 1.5× from 10k.
+          goal: { op: '<=', value: size < 10_000 ? 2 : 1.5 },
           note: `${roundTrips.mongoRoundTrips} Mongo + ${roundTrips.redisRoundTrips} Redis RT per search; bare: embed the query + exact top-${LIMIT} over ${vectors.length} Float32Arrays in-process`,
         }),
       );
