@@ -65,7 +65,7 @@ export class ItemsService {
   async create(siteId: string, collection: string, data: Record<string, unknown>, context: WriteContext = {}): Promise<ItemView> {
     const { operationId } = context;
     if (operationId !== undefined && context.firstRun !== true) {
-      const creation = await this.stores.forSite(siteId).revisions.findCreation(operationId);
+      const creation = await this.stores.forSite(siteId).revisions.findByOperation(operationId, 'created');
       // Its item may still be here or long gone: either way the operation happened, and this is what it made.
       if (creation) return creationView(creation, collection);
     }

@@ -155,19 +155,17 @@ export class ItemRevisionStore extends SiteScopedStore {
     return document?.revision ?? 0;
   }
 
-  /** The revision a skill operation wrote (an approval's id is its operation id). */
-  async findByOperation(operationId: string): Promise<RevisionRecord | null> {
-    const document = await this.revisions.findOne(this.scoped({ operationId })).sort({ revision: -1 }).lean<StoredRevision>();
-    return document ? toRevision(document) : null;
-  }
-
   /**
-   * The first revision of the item a skill operation created. It outlives the item's stay in the collection (trashed,
-   * deleted, restored under its id without the operation id): it goes only with the item's history (a purged
-   * collection, a plan's undo of the creation, REVISION_RETENTION_DAYS).
+   * The revision a skill operation wrote (an approval's id is its operation id), its latest; with `action`, the one of
+   * that action. `created`: the first revision of the item the operation created, which outlives the item's stay in
+   * the collection (trashed, deleted, restored under its id without the operation id) and goes only with its history
+   * (a purged collection, a plan's undo of the creation, REVISION_RETENTION_DAYS).
    */
-  async findCreation(operationId: string): Promise<RevisionRecord | null> {
-    const document = await this.revisions.findOne(this.scoped({ operationId, action: 'created' })).lean<StoredRevision>();
+  async findByOperation(operationId: string, action?: RevisionAction): Promise<RevisionRecord | null> {
+    const document = await this.revisions
+      .findOne(this.scoped({ operationId, ...(action === undefined ? {} : { action }) }))
+      .sort({ revision: -1 })
+      .lean<StoredRevision>();
     return document ? toRevision(document) : null;
   }
 
