@@ -30,11 +30,11 @@ export function authenticate({ auth, studioOrigin, cookie = sessionCookie(undefi
       method = 'cookie';
     }
     if (!token) throw new UnauthenticatedError();
-    const { user, sessionId } = await auth.authenticate(token);
+    const { user, sessionId, epoch } = await auth.authenticate(token);
     if (method === 'cookie' && !SAFE_METHODS.has(request.method) && !fromTrustedOrigin(request)) {
       throw new ForbiddenError({ message: 'Cookie-authenticated changes must come from the Studio', reason: 'untrusted-origin' });
     }
-    Object.assign(request.context, { user, sessionId, authMethod: method });
+    Object.assign(request.context, { user, sessionId, authMethod: method, accessEpoch: epoch });
     next();
   };
 }

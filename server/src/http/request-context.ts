@@ -22,6 +22,8 @@ export interface RequestContext {
   sessionId?: string;
   /** How the request was authenticated: cookie-authenticated writes need a same-origin check. */
   authMethod?: 'bearer' | 'cookie';
+  /** The access epoch read when the request was authenticated: its site is resolved under the same one. */
+  accessEpoch?: string;
   /** Set by the tenancy middleware for site-scoped routes. */
   site?: { id: string; name: string };
   capabilities?: GrantedCapability[];

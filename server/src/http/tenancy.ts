@@ -21,7 +21,7 @@ export function tenancy({ access }: { access: Pick<SiteAccessService, 'resolve'>
     }
     const user = request.context.user;
     if (!user) throw new TypeError('tenancy runs after authenticate');
-    const resolved = await access.resolve(user, siteId.trim());
+    const resolved = await access.resolve(user, siteId.trim(), request.context.accessEpoch);
     request.context.site = resolved.site;
     request.context.capabilities = resolved.capabilities;
     next();

@@ -25,14 +25,14 @@ export function createSocketAuthenticator({
   return async ({ token, request, siteId }) => {
     const credential = token ?? cookie.read(request.headers.cookie);
     if (!credential) throw new UnauthenticatedError();
-    const { user, sessionId, expiresAt } = await auth.authenticate(credential);
+    const { user, sessionId, expiresAt, epoch } = await auth.authenticate(credential);
     // A page on another origin would otherwise open a socket on the Studio's cookie and read the site's events.
     if (!token && !fromTrustedOrigin(request)) {
       throw new ForbiddenError({ message: 'Cookie-authenticated sockets must come from the Studio', reason: 'untrusted-origin' });
     }
     // From here on the site is the membership's canonical id, never the handshake's spelling of it:
     // rooms, streams and revocation (membership-removed carries the canonical id) must all agree.
-    const { site } = await access.resolve(user, siteId);
+    const { site } = await access.resolve(user, siteId, epoch);
     return { userId: user.id, sessionId, siteId: site.id, sessionExpiresAt: expiresAt };
   };
 }

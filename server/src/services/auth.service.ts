@@ -5,10 +5,11 @@ import type { PasswordHasher } from '../security/password-hasher.js';
 import { generateSessionToken, hashSessionToken } from '../security/session-token.js';
 import type { Stores } from '../store/stores.js';
 import type { DomainEvents } from './domain-events.js';
+import { LearnedUnderEpoch } from './learned-under-epoch.js';
 import type { SiteAccessService } from './site-access.service.js';
 
 export interface AuthServiceOptions {
-  stores: Pick<Stores, 'users' | 'sessions'>;
+  stores: Pick<Stores, 'users' | 'sessions' | 'accessEpochs'>;
   access: SiteAccessService;
   hasher: PasswordHasher;
   limiter: LoginLimiter;
@@ -28,10 +29,14 @@ export interface Authenticated {
   user: UserView;
   sessionId: string;
   expiresAt: Date;
+  /** The access epoch this was checked under: what else the request resolves (its site) is trusted under it too. */
+  epoch: string;
 }
 
 export class AuthService {
   private readonly now: () => Date;
+  /** Sessions and their users by token hash, as last read (a request under the same epoch needs no other read). */
+  private readonly learned = new LearnedUnderEpoch<Omit<Authenticated, 'epoch'>>();
 
   constructor(private readonly options: AuthServiceOptions) {
     this.now = options.now ?? (() => new Date());
@@ -70,10 +75,19 @@ export class AuthService {
   /** The session and user a token stands for; UnauthenticatedError when it is unknown, expired or its user is gone. */
   async authenticate(token: string): Promise<Authenticated> {
     const { stores } = this.options;
-    const session = token ? await stores.sessions.findActive(hashSessionToken(token), this.now()) : null;
+    if (!token) throw new UnauthenticatedError({ message: 'Invalid or expired session' });
+    const tokenHash = hashSessionToken(token);
+    // Read first: the session and user below are read after it, so a revocation between them moves it.
+    const epoch = await stores.accessEpochs.current();
+    const now = this.now();
+    const known = this.learned.get(tokenHash, epoch);
+    if (known && known.expiresAt > now) return { ...known, epoch };
+    const session = await stores.sessions.findActive(tokenHash, now);
     const user = session ? await stores.users.findById(session.userId) : null;
     if (!session || !user) throw new UnauthenticatedError({ message: 'Invalid or expired session' });
-    return { user, sessionId: session.id, expiresAt: session.expiresAt };
+    const authenticated = { user, sessionId: session.id, expiresAt: session.expiresAt };
+    this.learned.set(tokenHash, epoch, authenticated);
+    return { ...authenticated, epoch };
   }
 
   async logout({ sessionId, userId }: { sessionId: string; userId: string }): Promise<void> {

@@ -39,6 +39,8 @@ export class MembershipStore extends SiteScopedStore {
   constructor(
     private readonly memberships: MembershipModel,
     siteId: string,
+    /** Moves the access epoch (AccessEpochStore): a role, a capability or the membership itself changed. */
+    private readonly accessChanged: () => Promise<void>,
   ) {
     super(siteId);
   }
@@ -62,13 +64,16 @@ export class MembershipStore extends SiteScopedStore {
           { upsert: true, new: true },
         )
         .lean<StoredMembership>();
+    let document: StoredMembership | null;
     try {
-      return toMembership((await upsert())!);
+      document = await upsert();
     } catch (error) {
       // Two concurrent first PUTs both try to insert; the loser's retry finds the winner's document.
       if (!isDuplicateKeyError(error)) throw error;
-      return toMembership((await upsert())!);
+      document = await upsert();
     }
+    await this.accessChanged();
+    return toMembership(document!);
   }
 
   /** True if the user was a member. */
@@ -76,7 +81,9 @@ export class MembershipStore extends SiteScopedStore {
     const objectId = parseObjectId(userId);
     if (!objectId) return false;
     const result = await this.memberships.deleteOne(this.scoped({ userId: objectId }));
-    return result.deletedCount > 0;
+    if (result.deletedCount === 0) return false;
+    await this.accessChanged();
+    return true;
   }
 
   async list(page: Page): Promise<PageOf<MembershipRecord>> {

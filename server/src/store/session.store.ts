@@ -20,7 +20,11 @@ function toSession(document: StoredSession): SessionRecord {
 }
 
 export class SessionStore {
-  constructor(private readonly sessions: SessionModel) {}
+  constructor(
+    private readonly sessions: SessionModel,
+    /** Moves the access epoch (AccessEpochStore): a session ended is access taken away. */
+    private readonly accessChanged: () => Promise<void>,
+  ) {}
 
   async create(session: { tokenHash: string; userId: string; expiresAt: Date }): Promise<SessionRecord> {
     const [created] = await this.sessions.create([{ ...session, userId: parseObjectId(session.userId) }]);
@@ -38,7 +42,9 @@ export class SessionStore {
     const objectId = parseObjectId(id);
     if (!objectId) return false;
     const result = await this.sessions.deleteOne({ _id: objectId });
-    return result.deletedCount > 0;
+    if (result.deletedCount === 0) return false;
+    await this.accessChanged();
+    return true;
   }
 
   /** Ends every session of `userId` but `exceptSessionId`; answers the ids of those it ended. */
@@ -49,6 +55,7 @@ export class SessionStore {
     const ids = documents.map((document) => toId(document._id)).filter((id) => id !== exceptSessionId);
     if (ids.length === 0) return [];
     await this.sessions.deleteMany({ _id: { $in: ids.map((id) => parseObjectId(id)!) } });
+    await this.accessChanged();
     return ids;
   }
 }

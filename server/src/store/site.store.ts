@@ -14,7 +14,11 @@ function toSite(document: StoredSite): SiteView {
 }
 
 export class SiteStore {
-  constructor(private readonly sites: SiteModel) {}
+  constructor(
+    private readonly sites: SiteModel,
+    /** Moves the access epoch (AccessEpochStore): a site renamed or gone changes what its requests resolve to. */
+    private readonly accessChanged: () => Promise<void>,
+  ) {}
 
   async create(name: string): Promise<SiteView> {
     const [created] = await this.sites.create([{ name }]);
@@ -34,7 +38,9 @@ export class SiteStore {
     const objectId = parseObjectId(id);
     if (!objectId) return null;
     const document = await this.sites.findOneAndUpdate({ _id: objectId }, { $set: { name } }, { new: true }).lean<StoredSite>();
-    return document ? toSite(document) : null;
+    if (!document) return null;
+    await this.accessChanged();
+    return toSite(document);
   }
 
   /**
@@ -50,6 +56,8 @@ export class SiteStore {
       await model.deleteMany({ siteId: { $in: [objectId, objectId.toString()] } });
     }
     const result = await this.sites.deleteOne({ _id: objectId });
+    // Its memberships went above even when the site record was gone already (a retry): move the epoch either way.
+    await this.accessChanged();
     return result.deletedCount > 0;
   }
 

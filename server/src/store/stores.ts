@@ -1,6 +1,7 @@
 // Builds the accounts and CMS stores on one connection; site-scoped ones are obtained per site.
 import type { Connection } from 'mongoose';
 import type { OutboxRelay } from './outbox.js';
+import { AccessEpochStore } from './access-epoch.store.js';
 import { CollectionStore } from './collection.store.js';
 import { ItemStore } from './item.store.js';
 import { ItemRevisionStore, itemRevisionWork } from './item-revision.store.js';
@@ -30,6 +31,8 @@ export interface Stores {
   users: UserStore;
   sessions: SessionStore;
   userMemberships: UserMembershipStore;
+  /** Moved by every write above that can take access away; read once per request by the access cache. */
+  accessEpochs: AccessEpochStore;
   /** Cheap: stores hold no state beyond the site id, so one per request is fine. */
   forSite(siteId: string): SiteStores;
 }
@@ -38,16 +41,19 @@ export async function createStores(connection: Connection, { relay }: { relay: O
   const models = await createModels(connection);
   relay.register(models.collections);
   relay.register(models.items, itemRevisionWork(models.items, models.itemRevisions));
+  const accessEpochs = new AccessEpochStore(models.accessEpochs);
+  const accessChanged = () => accessEpochs.advance();
   return {
     models,
     relay,
-    sites: new SiteStore(models.sites),
-    users: new UserStore(models.users),
-    sessions: new SessionStore(models.sessions),
-    userMemberships: new UserMembershipStore(models.memberships),
+    sites: new SiteStore(models.sites, accessChanged),
+    users: new UserStore(models.users, accessChanged),
+    sessions: new SessionStore(models.sessions, accessChanged),
+    userMemberships: new UserMembershipStore(models.memberships, accessChanged),
+    accessEpochs,
     forSite: (siteId) => ({
       siteId,
-      members: new MembershipStore(models.memberships, siteId),
+      members: new MembershipStore(models.memberships, siteId, accessChanged),
       collections: new CollectionStore(models.collections, siteId, relay),
       items: new ItemStore(models.items, siteId, relay),
       revisions: new ItemRevisionStore(models.itemRevisions, siteId),

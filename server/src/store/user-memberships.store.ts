@@ -11,7 +11,11 @@ export interface UserMembership {
 }
 
 export class UserMembershipStore {
-  constructor(private readonly memberships: MembershipModel) {}
+  constructor(
+    private readonly memberships: MembershipModel,
+    /** Moves the access epoch (AccessEpochStore): memberships removed are access taken away. */
+    private readonly accessChanged: () => Promise<void>,
+  ) {}
 
   async listForUser(userId: string): Promise<UserMembership[]> {
     const objectId = parseObjectId(userId);
@@ -29,6 +33,7 @@ export class UserMembershipStore {
     const memberships = await this.listForUser(userId);
     const objectId = parseObjectId(userId);
     if (objectId) await this.memberships.deleteMany({ userId: objectId });
+    await this.accessChanged();
     return memberships.map((membership) => membership.siteId);
   }
 

@@ -34,7 +34,11 @@ function toUser(document: Pick<StoredUser, '_id' | 'email' | 'name' | 'isSuperad
 }
 
 export class UserStore {
-  constructor(private readonly users: UserModel) {}
+  constructor(
+    private readonly users: UserModel,
+    /** Moves the access epoch (AccessEpochStore): who a session's user is, as requests see it, changed. */
+    private readonly accessChanged: () => Promise<void>,
+  ) {}
 
   /** Throws ConflictError when the email is taken (the unique index decides, so two racing creates cannot both win). */
   async create(user: NewUser): Promise<UserView> {
@@ -72,7 +76,9 @@ export class UserStore {
     const document = await this.users
       .findOneAndUpdate({ _id: objectId }, update, { new: true, projection: PUBLIC_FIELDS })
       .lean<StoredUser>();
-    return document ? toUser(document) : null;
+    if (!document) return null;
+    await this.accessChanged();
+    return toUser(document);
   }
 
   /** True if the user existed. */
@@ -80,7 +86,9 @@ export class UserStore {
     const objectId = parseObjectId(id);
     if (!objectId) return false;
     const result = await this.users.deleteOne({ _id: objectId });
-    return result.deletedCount > 0;
+    if (result.deletedCount === 0) return false;
+    await this.accessChanged();
+    return true;
   }
 
   /** The site that holds the account (created it and its owner has not yet set a password), or null. */

@@ -1,5 +1,6 @@
 // All models of the accounts and CMS stores on one connection, with their indexes built.
 import type { Connection } from 'mongoose';
+import { type AccessEpochModel, createAccessEpochModel } from './access-epoch.model.js';
 import { type CmsCollectionModel, createCmsCollectionModel } from './cms-collection.model.js';
 import { type CmsItemModel, createCmsItemModel } from './cms-item.model.js';
 import { createIdempotencyRecordModel, type IdempotencyRecordModel } from './idempotency-record.model.js';
@@ -20,6 +21,7 @@ export interface Models {
   idempotency: IdempotencyRecordModel;
   itemRevisions: ItemRevisionModel;
   trash: TrashEntryModel;
+  accessEpochs: AccessEpochModel;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function createModels(connection: Connection): Promise<Models> {
     idempotency: createIdempotencyRecordModel(connection),
     itemRevisions: createItemRevisionModel(connection),
     trash: createTrashEntryModel(connection),
+    accessEpochs: createAccessEpochModel(connection),
   };
   for (const model of Object.values(models)) await model.createIndexes();
   return models;
