@@ -1,5 +1,6 @@
 // Appends owed events to one site's log with gap-free seqs, and reads them back for replay.
 import type { SiteEvent, SiteEventBody } from '@lumibase/shared';
+import { Types } from 'mongoose';
 import { SiteScopedStore } from './site-scoped.js';
 import { cachedHeadsFor, type Head } from './cached-head.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
@@ -82,9 +83,14 @@ export class EventLogStore extends SiteScopedStore {
     return (await this.appendWithHead(owed)).event;
   }
 
-  /** As `append`, with the head its head update returned (what the outbox relay hands its subscribers). */
-  appendWithHead(owed: OwedEvent): Promise<AppendedEvent> {
-    return this.queues.run(this.siteId, () => this.appendNow(owed));
+  /**
+   * As `append`, with the head its head update returned (what the outbox relay hands its subscribers). `inserted`
+   * is called with the event as soon as its insert was acknowledged (durable, at its seq), before the head update:
+   * what only needs the event in the log (sockets) need not wait for the head. Not called for an event that was in
+   * the log already. Appends of a site run one at a time in a process, so calls come in seq order.
+   */
+  appendWithHead(owed: OwedEvent, inserted?: (event: SiteEvent) => void): Promise<AppendedEvent> {
+    return this.queues.run(this.siteId, () => this.appendNow(owed, inserted));
   }
 
   /**
@@ -114,7 +120,7 @@ export class EventLogStore extends SiteScopedStore {
    * head, unlike the entries, survives the TTL, so a stale cache meeting a fully expired log still starts after the
    * highest seq ever allocated, never at an expired one.
    */
-  private async appendNow(owed: OwedEvent): Promise<AppendedEvent> {
+  private async appendNow(owed: OwedEvent, inserted?: (event: SiteEvent) => void): Promise<AppendedEvent> {
     const heads = cachedHeadsFor<Head>(this.models.SiteEvent);
     const cached = heads.get(this.siteId);
     // On a site other processes append to as well, the head is read first (see CachedHeads.readFirst): the cached
@@ -129,12 +135,20 @@ export class EventLogStore extends SiteScopedStore {
     } else seq = cached.seq + 1;
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       try {
-        const created = await this.models.SiteEvent.create(
-          this.owned({ seq, eventId: owed.eventId, name: owed.event.name, body: JSON.stringify(owed.event.body), createdAt: new Date() }),
-        );
+        const document: SiteEventDocument = this.owned({
+          _id: new Types.ObjectId(),
+          seq,
+          eventId: owed.eventId,
+          name: owed.event.name,
+          body: JSON.stringify(owed.event.body),
+          createdAt: new Date(),
+        });
+        // The driver's insert: every field is set here, typed, and the indexes are the checks that matter.
+        await this.models.SiteEvent.collection.insertOne(document);
+        const event = this.toEvent(document);
+        inserted?.(event);
         const head = await this.advanceHead(seq);
         heads.appended(this.siteId, { seq: Math.max(seq, head?.seq ?? 0) });
-        const event = this.toEvent(created.toObject());
         return head ? { event, head: { seq: head.seq, webhooksGeneration: head.webhooksGeneration ?? 0 } } : { event };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;

@@ -139,14 +139,18 @@ export class OutboxRelay {
     const relayed: string[] = [];
     try {
       for (const entry of document.outbox ?? []) {
-        const { event, head } = await log.appendWithHead({
-          eventId: entry.eventId,
-          event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody,
-        });
-        // Sockets get the event as soon as it has its seq (the log they catch up from holds it already), not
-        // after the dispatch and bookkeeping round trips below. A retry of this entry appends nothing new and
-        // publishes the same seq again, which every socket's stream drops (seq ≤ the last it sent).
-        this.options.publish(event);
+        // Sockets get the event as soon as its insert is acknowledged (the log they catch up from holds it), not
+        // after the head update, the dispatch and the bookkeeping round trips below. A retry of this entry appends
+        // nothing new and publishes the same seq again, which every socket's stream drops (seq ≤ the last it sent).
+        let published = false;
+        const { event, head } = await log.appendWithHead(
+          { eventId: entry.eventId, event: { name: entry.name, body: JSON.parse(entry.body) } as SiteEventBody },
+          (inserted) => {
+            published = true;
+            this.options.publish(inserted);
+          },
+        );
+        if (!published) this.options.publish(event);
         await this.options.onAppended?.(event, entry.eventId, head);
         relayed.push(entry.eventId);
       }
