@@ -152,20 +152,24 @@ export function editPlan(
  * after a roll-back starts with every step planned (the attempt's operation ids are new: run-plan.ts).
  */
 export function startExecution(approvals: Approvals, approval: Approval, { actor, at }: { actor: ActorRef; at: Date }) {
-  return approvals.transition(approval.id, {
-    from: 'pending',
-    to: 'executing',
-    at,
-    revision: approval.revision,
-    set: {
-      decidedBy: actor,
-      decidedAt: at.toISOString(),
-      ...(approval.steps.length > 1 && approval.steps.some((step) => step.status !== 'planned')
-        ? { steps: approval.steps.map(({ result: _result, error: _error, ...step }) => ({ ...step, status: 'planned' as const })) }
-        : {}),
+  return approvals.transition(
+    approval.id,
+    {
+      from: 'pending',
+      to: 'executing',
+      at,
+      revision: approval.revision,
+      set: {
+        decidedBy: actor,
+        decidedAt: at.toISOString(),
+        ...(approval.steps.length > 1 && approval.steps.some((step) => step.status !== 'planned')
+          ? { steps: approval.steps.map(({ result: _result, error: _error, ...step }) => ({ ...step, status: 'planned' as const })) }
+          : {}),
+      },
+      incrementAttempts: true,
     },
-    incrementAttempts: true,
-  });
+    approval,
+  );
 }
 
 /** executing → pending when the execution could not even be queued: nothing ran, so attempts - 1 and nothing is audited. */
@@ -189,43 +193,51 @@ export type ExecutionOutcome = { ok: true; result: unknown } | { ok: false; fail
 export function settle(approvals: Approvals, approval: Approval, { outcome, at }: { outcome: ExecutionOutcome; at: Date }) {
   const actor = runner(approval);
   if (outcome.ok) {
-    return approvals.transition(approval.id, {
+    return approvals.transition(
+      approval.id,
+      {
+        from: 'executing',
+        to: 'approved',
+        at,
+        set: outcome.result === undefined ? {} : { result: outcome.result },
+        unset: ['lastError'],
+        owes: (approved) => ({
+          audit: {
+            action: 'approved',
+            skillName: approved.skillName,
+            approvalId: approved.id,
+            actor: runner(approved),
+            detail: { attempt: approved.attempts },
+            createdAt: at.toISOString(),
+          },
+          note: outcomeNote(approved, at),
+        }),
+      },
+      approval,
+    );
+  }
+  return approvals.transition(
+    approval.id,
+    {
       from: 'executing',
-      to: 'approved',
+      to: 'pending',
       at,
-      set: outcome.result === undefined ? {} : { result: outcome.result },
-      unset: ['lastError'],
-      owes: (approved) => ({
+      set: { lastError: outcome.failure.message },
+      unset: ['decidedBy', 'decidedAt'],
+      owes: (pending) => ({
         audit: {
-          action: 'approved',
-          skillName: approved.skillName,
-          approvalId: approved.id,
-          actor: runner(approved),
-          detail: { attempt: approved.attempts },
+          action: 'execution_failed',
+          skillName: approval.skillName,
+          approvalId: approval.id,
+          actor,
+          detail: { attempt: pending.attempts, ...outcome.failure },
           createdAt: at.toISOString(),
         },
-        note: outcomeNote(approved, at),
+        note: outcomeNote(pending, at),
       }),
-    });
-  }
-  return approvals.transition(approval.id, {
-    from: 'executing',
-    to: 'pending',
-    at,
-    set: { lastError: outcome.failure.message },
-    unset: ['decidedBy', 'decidedAt'],
-    owes: (pending) => ({
-      audit: {
-        action: 'execution_failed',
-        skillName: approval.skillName,
-        approvalId: approval.id,
-        actor,
-        detail: { attempt: pending.attempts, ...outcome.failure },
-        createdAt: at.toISOString(),
-      },
-      note: outcomeNote(pending, at),
-    }),
-  });
+    },
+    approval,
+  );
 }
 
 /**

@@ -203,6 +203,28 @@ describe('ApprovalStore', () => {
       expect(await store.get(id)).toMatchObject({ status: 'rejected', revision: 2 });
     });
 
+    it('handed a read that has moved on, computes the change from the stored approval (or does not land when pinned to it)', async () => {
+      const store = approvalsOf(freshSiteId());
+      const read = await store.insert(pendingApproval());
+      const at = new Date();
+      // Moved on since `read`: a new revision with other arguments (an edit).
+      const edited = await store.transition(read.id, { from: 'pending', to: 'pending', at, set: { arguments: { name: 'edited' } } });
+      expect(edited?.revision).toBe(2);
+      // The stale read is not what the change is computed from: it lands on revision 2, with the edited arguments.
+      const executing = await store.transition(read.id, { from: 'pending', to: 'executing', at, incrementAttempts: true }, read);
+      expect(executing).toMatchObject({ status: 'executing', revision: 3, arguments: { name: 'edited' } });
+      expect(await store.get(read.id)).toEqual(executing);
+      // Pinned to the stale revision, it does not land at all.
+      const other = await store.insert(pendingApproval());
+      await store.transition(other.id, { from: 'pending', to: 'pending', at, set: { arguments: { name: 'edited' } } });
+      expect(await store.transition(other.id, { from: 'pending', to: 'rejected', at, revision: 1 }, other)).toBeNull();
+      // Fresh: one write, and the event it owes shows the approval as stored.
+      const fresh = await store.get(other.id);
+      const rejected = await store.transition(other.id, { from: 'pending', to: 'rejected', at, revision: 2 }, fresh!);
+      expect(rejected).toMatchObject({ status: 'rejected', revision: 3, arguments: { name: 'edited' } });
+      expect(await store.get(other.id)).toEqual(rejected);
+    });
+
     it('lets exactly one of many simultaneous transitions from pending win', async () => {
       const store = approvalsOf(freshSiteId());
       const { id } = await store.insert(pendingApproval());

@@ -34,8 +34,11 @@ export interface ApprovalRepository {
   /** A pending plan whose steps are the same calls (skill and deep-equal arguments, in order), if there is one. */
   findPendingIdenticalPlan(calls: readonly { skillName: string; arguments: Record<string, unknown> }[]): Promise<Approval | null>;
   count(options?: { status?: ApprovalStatus }): Promise<number>;
-  /** Only approval-operations.ts calls this: each named operation is one transition with what it owes. */
-  transition(id: string, transition: ApprovalTransition): Promise<Approval | null>;
+  /**
+   * Only approval-operations.ts calls this: each named operation is one transition with what it owes. `known`: the
+   * approval as its caller just read it from the store, unchanged since; the compare-and-set is tried on it first.
+   */
+  transition(id: string, transition: ApprovalTransition, known?: Approval): Promise<Approval | null>;
 }
 
 export class ApprovalStore extends SiteScopedStore implements ApprovalRepository {
@@ -191,17 +194,33 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
    * so do the audit entry and conversation note it owes. A move the lifecycle table does not allow
    * (shared/src/approvals/lifecycle.ts) is refused; `from === to` changes fields within a status.
    */
-  async transition(id: string, transition: ApprovalTransition): Promise<Approval | null> {
+  async transition(id: string, transition: ApprovalTransition, known?: Approval): Promise<Approval | null> {
     const _id = parseObjectId(id);
     if (!_id) return null;
     if (transition.from !== transition.to && !canTransition(transition.from, transition.to)) {
       throw new Error(`an approval cannot move from ${transition.from} to ${transition.to}`);
     }
+    // The caller's own fresh read saves reading it again: the compare-and-set requires its revision, and every
+    // change of what an approval shows moves the revision, so if the write lands, `next` was computed from the
+    // stored approval. If it does not, the loop reads it, as without `known`.
+    let first =
+      known &&
+      known.id === id &&
+      known.status === transition.from &&
+      (transition.revision === undefined || known.revision === transition.revision)
+        ? known
+        : undefined;
     for (let attempt = 0; attempt < MAX_TRANSITION_ATTEMPTS; attempt++) {
-      const current = await this.models.approvals.findOne(this.scoped({ _id, status: transition.from })).lean<StoredApproval>();
-      if (!current) return null;
+      let approval = first;
+      first = undefined;
+      if (!approval) {
+        const current = await this.models.approvals.findOne(this.scoped({ _id, status: transition.from })).lean<StoredApproval>();
+        if (!current) return null;
+        approval = toApproval(current);
+      }
+      const current = { revision: approval.revision };
       if (transition.revision !== undefined && current.revision !== transition.revision) return null;
-      const next = applyTransition(toApproval(current), transition);
+      const next = applyTransition(approval, transition);
       next.revision = current.revision + 1;
       const update = transitionUpdate(transition);
       update.$inc = { ...(update.$inc as object | undefined), revision: 1 };
@@ -235,7 +254,11 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       const impact = decodeJson(document.impactJson as string) as NonNullable<Approval['impact']>;
       if (impact.values === undefined) continue;
       const { values: _values, ...kept } = impact;
-      await this.models.approvals.updateOne(this.scoped({ _id: document._id }), { $set: { impactJson: encodeJson(kept) } });
+      // A new revision: what the approval shows changed (and a transition computed from the old one must not land).
+      await this.models.approvals.updateOne(this.scoped({ _id: document._id }), {
+        $set: { impactJson: encodeJson(kept) },
+        $inc: { revision: 1 },
+      });
     }
   }
 }

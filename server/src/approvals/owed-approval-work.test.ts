@@ -33,8 +33,8 @@ describe('the relay of an approval status change', () => {
     watched.take();
     const executing = await startExecution(approvals, approval, { actor, at: new Date() });
     expect(executing?.status).toBe('executing');
-    // The transition's own read of the revision it changes, and no second one for the (empty) owed work.
-    expect(approvalReads(watched.take())).toEqual(['find ai_approvals']);
+    // No read at all: the transition starts from the approval its caller read, and the (empty) owed work needs none.
+    expect(approvalReads(watched.take())).toEqual([]);
   });
 
   it('lands what a change owes from the document as written (no read of it back), once, and clears it', async () => {
@@ -45,8 +45,8 @@ describe('the relay of an approval status change', () => {
     watched.take();
     const approved = await settle(approvals, executing!, { outcome: { ok: true, result: { created: true } }, at: new Date() });
     expect(approved?.status).toBe('approved');
-    // Only the transition's own read of the revision it changes: the owed entry is taken from the written document.
-    expect(approvalReads(watched.take())).toEqual(['find ai_approvals']);
+    // No read: the transition starts from the approval the worker holds, the owed entry from the written document.
+    expect(approvalReads(watched.take())).toEqual([]);
     expect((await audit.ofApproval(approval.id)).map((entry) => entry.action)).toEqual(['approved']);
     const stored = await watched.connection.collection('ai_approvals').findOne({ _id: new Types.ObjectId(approval.id) });
     expect(stored?.owedAudit ?? []).toEqual([]);
