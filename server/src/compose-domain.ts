@@ -54,9 +54,9 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
   const webhooks = (siteId: string) => new WebhookStore(webhookModels, siteId, eventLog.forSite(siteId));
   const webhooksQueue = createWebhooksQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const embeddingsQueueing = await openEmbeddingsQueueing({ config, mongo, redisUrl, logger });
-  // The outbox's subscribers: every relayed content change queues the embedding of what it changed, then every
-  // relayed event becomes the deliveries of the site's webhooks subscribed to it, then pending approvals whose target
-  // the change changed expire (bound below, once the approvals' stores and the targets exist).
+  // The outbox's subscribers, each taking every relayed event at once: a content change queues the embedding of what
+  // it changed, every event becomes the deliveries of the site's webhooks subscribed to it, and pending approvals
+  // whose target the change changed expire (bound below, once the approvals' stores and the targets exist).
   let targetWatch: TargetWatchDependencies | undefined;
   const subscribers = [
     createEmbeddingsSubscriber(embeddingsQueueing.enqueuer),

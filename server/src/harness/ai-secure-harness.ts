@@ -250,17 +250,20 @@ export class AISecureHarness {
         via: 'copilot',
       });
       const warned = tier === 'warn';
-      await record({
-        action: 'executed',
-        skillName: name,
-        detail: {
-          arguments: parsed.arguments,
-          operationId,
-          ...(warned ? { tier: 'warn', ...(context.readBefore?.length ? { readBefore: context.readBefore } : {}) } : {}),
-        },
-      });
-      // The change is made: failing to find its undo must not turn it into a denial.
-      const undo = await this.undoFor?.(context.siteId, operationId).catch(() => undefined);
+      // The audit entry and the undo look-up at once (neither needs the other). A skill that writes nothing has no
+      // undo to look for; for one that does, the change is made: failing to find its undo must not turn it into a denial.
+      const [, undo] = await Promise.all([
+        record({
+          action: 'executed',
+          skillName: name,
+          detail: {
+            arguments: parsed.arguments,
+            operationId,
+            ...(warned ? { tier: 'warn', ...(context.readBefore?.length ? { readBefore: context.readBefore } : {}) } : {}),
+          },
+        }),
+        writesSite(skill) ? this.undoFor?.(context.siteId, operationId).catch(() => undefined) : undefined,
+      ]);
       if (warned) {
         // Every admin of the site is told what ran, for whom, after reading what, and how to undo it.
         await notices.insert({

@@ -14,11 +14,17 @@ export interface OutboxSubscriber {
   onAppended(event: SiteEvent, eventId: string, head?: SiteHead): Promise<void>;
 }
 
-/** The relay's one hook over several subscribers, called in the order given; the first failure stops the rest. */
+/**
+ * The relay's one hook over several subscribers, all at once (each is idempotent and needs nothing of the others, so
+ * the event waits for the slowest, not for their sum). Any failure fails the hook, once every subscriber has
+ * finished: the event stays owed and all of them take it again.
+ */
 export function toSubscribers(
   subscribers: readonly OutboxSubscriber[],
 ): (event: SiteEvent, eventId: string, head?: SiteHead) => Promise<void> {
   return async (event, eventId, head) => {
-    for (const subscriber of subscribers) await subscriber.onAppended(event, eventId, head);
+    const settled = await Promise.allSettled(subscribers.map((subscriber) => subscriber.onAppended(event, eventId, head)));
+    const failed = settled.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   };
 }
