@@ -143,6 +143,8 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
     embeddings,
     /** Closes the connections the domain opened itself (the webhooks and embeddings queues). */
     close: async () => {
+      // Events relayed after their writes answered: sent before the queues and connections they use go.
+      await relay.idle();
       await webhooksQueue.close();
       await embeddingsQueueing.queue.close();
       await continuationQueue.close();

@@ -156,10 +156,12 @@ describe('a refused createItem', () => {
 });
 
 describe('the round trips of one createItem', () => {
-  /** The commands one run sends, as `command collection`. */
+  /** The commands one run sends, as `command collection`, with those of its events relayed after it answered. */
   async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
+    await stores.relay.idle();
     watched.take();
     await run();
+    await stores.relay.idle();
     return watched.take();
   }
 

@@ -1,7 +1,7 @@
 // One site's CMS items (site-scoped), always within one collection, addressed by its internal id.
 import type { ContentChange } from '@lumibase/shared';
 import { Types } from 'mongoose';
-import { NOT_DELETED, type OutboxRelay, type OwingDocument, owe } from './outbox.js';
+import { NOT_DELETED, type OutboxRelay, type OwingDocument, owe, type RelayOptions } from './outbox.js';
 import { isDuplicateKeyError } from './duplicate-key.js';
 import { decodeRecord, encodeJsonValue, encodeRecord } from './json-codec.js';
 import { oweRevision, type RevisionMeta, SYSTEM_ACTOR } from './item-revision.store.js';
@@ -40,6 +40,12 @@ function toItem(document: StoredItem): ItemRecord {
 const MAX_REVISION_ATTEMPTS = 100;
 
 const DEFAULT_META: RevisionMeta = { actor: SYSTEM_ACTOR, via: 'rest' };
+
+/**
+ * An item write answers once its revision is stored (what reads after it see: the item, its history, its undo); its
+ * event is relayed after the answer, durable in the item's outbox meanwhile (outbox.ts, RelayOptions).
+ */
+const AFTER_ANSWER = { eventsAfterAnswer: true } as const;
 
 /** Matches the item while its revision is still `revision`: concurrent changes get consecutive numbers. */
 function atRevision(revision: number) {
@@ -115,7 +121,7 @@ export class ItemStore extends SiteScopedStore {
         }),
       ]);
       const written = created!.toObject() as unknown as StoredItem;
-      await this.relay.relay(this.items, _id, written);
+      await this.relay.relay(this.items, _id, written, AFTER_ANSWER);
       return toItem(written);
     } catch (error) {
       const existing = operationId !== undefined && isDuplicateKeyError(error) ? await this.findByOperation(operationId) : null;
@@ -194,7 +200,7 @@ export class ItemStore extends SiteScopedStore {
         }),
       ]);
       const written = created!.toObject() as unknown as StoredItem;
-      await this.relay.relay(this.items, objectId, written);
+      await this.relay.relay(this.items, objectId, written, AFTER_ANSWER);
       return toItem(written);
     } catch (error) {
       if (isDuplicateKeyError(error)) return null;
@@ -214,13 +220,20 @@ export class ItemStore extends SiteScopedStore {
   async delete(collection: { id: string; name: string }, id: string, meta: RevisionMeta = DEFAULT_META): Promise<boolean> {
     const objectId = parseObjectId(id);
     if (!objectId) return false;
-    const deleted = await this.changeAtRevision(collection, objectId, (current, revision) => ({
-      $set: { deletedAt: new Date(), revision },
-      $push: {
-        outbox: this.owe('deleted', collection.name, objectId.toString(), revision),
-        owedRevisions: oweRevision(revision, 'deleted', decodeRecord(current.data), meta),
-      },
-    }));
+    // Answered once relayed in full: the tombstone goes with the relay, and a restore under the same id right after
+    // the answer must not find it there.
+    const deleted = await this.changeAtRevision(
+      collection,
+      objectId,
+      (current, revision) => ({
+        $set: { deletedAt: new Date(), revision },
+        $push: {
+          outbox: this.owe('deleted', collection.name, objectId.toString(), revision),
+          owedRevisions: oweRevision(revision, 'deleted', decodeRecord(current.data), meta),
+        },
+      }),
+      {},
+    );
     return deleted !== null;
   }
 
@@ -232,6 +245,7 @@ export class ItemStore extends SiteScopedStore {
     collection: { id: string; name: string },
     objectId: Types.ObjectId,
     change: (current: StoredItem, revision: number) => Record<string, unknown>,
+    relayOptions: RelayOptions = AFTER_ANSWER,
   ): Promise<ItemRecord | null> {
     const filter = { ...this.inCollection(collection.id), _id: objectId };
     for (let attempt = 0; attempt < MAX_REVISION_ATTEMPTS; attempt++) {
@@ -242,7 +256,7 @@ export class ItemStore extends SiteScopedStore {
         .findOneAndUpdate({ ...filter, ...atRevision(read) }, change(current, read + 1), { new: true })
         .lean<StoredItem>();
       if (!document) continue;
-      await this.relay.relay(this.items, objectId, document);
+      await this.relay.relay(this.items, objectId, document, relayOptions);
       return toItem(document);
     }
     throw new Error(`item ${objectId.toString()} kept changing: gave up after ${MAX_REVISION_ATTEMPTS} attempts`);

@@ -67,6 +67,8 @@ it('publishes every event of concurrent writers in two processes only once it an
     for (let n = 1; n <= 3; n++) await items.update(collection, item.id, { set: { n }, unset: [] });
   });
   await Promise.all(writers);
+  // Item writes answer before their events are relayed: wait for both processes' relays.
+  await Promise.all(processes.map((stores) => stores.relay.idle()));
   expect((await Promise.all(checks)).filter((missing) => missing !== null)).toEqual([]);
   // A retry may publish an event again (sockets drop the repeat); every one of the 25 changes is published.
   expect(new Set(published.map((event) => event.payload.seq))).toEqual(new Set(Array.from({ length: 1 + 6 * 4 }, (_, index) => index + 1)));

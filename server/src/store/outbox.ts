@@ -72,6 +72,17 @@ export interface OutboxRelayOptions {
   onAppended?: (event: SiteEvent, eventId: string, head?: SiteHead) => Promise<void>;
 }
 
+/** How much of a relay its caller waits for. */
+export interface RelayOptions {
+  /**
+   * The caller answers once the owed work (an item's revisions) is done; the events are appended, published and
+   * cleared after it answered. They are durable already (owed in the document the caller wrote); until they are
+   * cleared, a later relay of the same document or the reconciler's `relayAll` relays them again, idempotently.
+   * Absent: the caller waits for all of it.
+   */
+  eventsAfterAnswer?: boolean;
+}
+
 export class OutboxRelay {
   private readonly models = new Set<OwingModel>();
   private readonly work = new Map<OwingModel, OwedWork>();
@@ -97,21 +108,33 @@ export class OutboxRelay {
    * seq they sent, and pulling an entry already pulled changes nothing. What it cannot be is older than
    * an entry's write: an entry it lacks was owed by a later write, whose own relay call carries it.
    */
-  async relay(model: OwingModel, id: Types.ObjectId | string, written?: OwingDocument): Promise<void> {
+  async relay(model: OwingModel, id: Types.ObjectId | string, written?: OwingDocument, options: RelayOptions = {}): Promise<void> {
     const key = `${model.collection.name}:${String(id)}`;
     // One relay per document at a time in this process: they would only race each other.
     const previous = this.inFlight.get(key) ?? Promise.resolve();
+    let workDone!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      workDone = resolve;
+    });
     const next = previous
-      .then(() => this.relayNow(model, id, written))
+      .then(() => this.relayNow(model, id, written, workDone))
       .catch((error: unknown) => {
         this.options.logger.warn(
           { err: error, collection: model.collection.name, id: String(id) },
           'event relay failed; the reconciler will retry',
         );
-      });
+      })
+      .finally(workDone);
     this.inFlight.set(key, next);
-    await next;
-    if (this.inFlight.get(key) === next) this.inFlight.delete(key);
+    void next.then(() => {
+      if (this.inFlight.get(key) === next) this.inFlight.delete(key);
+    });
+    await (options.eventsAfterAnswer ? answered : next);
+  }
+
+  /** Resolves once every relay this process has begun so far is over (shutdown, and tests that read what was relayed). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight.values()]);
   }
 
   /** Relays every owed event and finishes every tombstone left by a crash. Returns how many documents it visited. */
@@ -130,11 +153,13 @@ export class OutboxRelay {
     return visited;
   }
 
-  private async relayNow(model: OwingModel, id: Types.ObjectId | string, written?: OwingDocument): Promise<void> {
+  /** `workDone`: called once the owed work is done (a caller relaying events after it answered answers then). */
+  private async relayNow(model: OwingModel, id: Types.ObjectId | string, written?: OwingDocument, workDone?: () => void): Promise<void> {
     const document = written ?? (await model.findById(id, { siteId: 1, outbox: 1, deletedAt: 1 }).lean<OwingDocument>());
     if (!document) return;
     const work = this.work.get(model);
     const drained = (await work?.drain(document._id, written)) ?? {};
+    workDone?.();
     const log = this.options.eventLog(document.siteId.toString());
     const relayed: string[] = [];
     try {
