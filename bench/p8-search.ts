@@ -3,9 +3,11 @@
 // Items and their vectors are written straight to the database in bulk (the embeddings worker would take
 // minutes for 50k), exactly as the stores write them, so the server's search sees them as up to date.
 import { createHash } from 'node:crypto';
+import { Queue } from 'bullmq';
 import { Binary, type Collection, type Document, ObjectId } from 'mongodb';
 import { contentHash, itemText } from '../server/src/embeddings/embedding-text.js';
 import { LOCAL_EMBEDDING_MODEL, LocalEmbedder } from '../server/src/embeddings/local-embedder.js';
+import { QUEUES } from '../server/src/queues/queue-table.js';
 import { encodeRecord } from '../server/src/store/json-codec.js';
 import { startChild } from './lib/children.js';
 import { type BenchRow, row } from './lib/report.js';
@@ -63,6 +65,23 @@ async function insertSkippingDuplicates(collection: Collection, documents: Docum
   }
 }
 
+/** Resolves once the worker's embeddings queue holds no job waiting, delayed or running. */
+async function embeddingsQueueDrained(system: System): Promise<void> {
+  const { hostname, port } = new URL(system.cluster.redisUrl);
+  const queue = new Queue(QUEUES.embeddings.name, { connection: { host: hostname, port: Number(port) }, prefix: system.cluster.prefix });
+  try {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+      if (Object.values(counts).every((count) => count === 0)) return;
+      if (Date.now() > deadline) throw new Error(`P8: the embeddings queue did not drain: ${JSON.stringify(counts)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await queue.close();
+  }
+}
+
 /** The embedded server's own time in `find` so far (µs). */
 async function findMicros(system: System): Promise<number> {
   const status = await system.db.admin().command({ serverStatus: 1 });
@@ -76,6 +95,10 @@ export async function runP8(system: System): Promise<{ rows: BenchRow[]; details
   const siteId = new ObjectId(site.siteId);
   const collection = await system.db.collection('cms_collections').findOne({ siteId, name: 'articles' });
   if (!collection) throw new Error('P8: the collection was not created');
+  // The collection's own embeddings job (queued when it was created) walks its items and removes the vectors of items
+  // it did not see: run alongside the seeding below, it removed vectors the bench had just stored (a search then
+  // counted them pending on every request). Seeding starts once it is done.
+  await embeddingsQueueDrained(system);
   const embedder = new LocalEmbedder();
   const shape = { name: 'articles', fields: FIELDS };
   const load = startChild('http-load.ts', { lifetimeMs: SETTINGS.childLifetimeMs });
