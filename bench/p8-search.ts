@@ -133,9 +133,8 @@ export async function runP8(system: System): Promise<{ rows: BenchRow[]; details
             updatedAt: at,
           })),
         );
-        // The worker may be embedding some of these items at the same time (the collection's own embeddings job, queued
-        // when it was created, pages through whatever items exist when it runs), with the same model and text: its
-        // vector is this one, so an item it got to first is skipped (unordered, duplicates ignored), not an error.
+        // A guard only, since the seeding waits for the embeddings queue: a vector the worker stored first holds the same
+        // model's vector of the same text, so it is skipped (unordered, duplicates ignored), not an error.
         await insertSkippingDuplicates(
           system.db.collection('ai_embeddings'),
           items.map((item, index) => ({

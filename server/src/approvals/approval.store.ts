@@ -203,30 +203,21 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
     // The caller's own fresh read saves reading it again: the compare-and-set requires its revision, and every
     // change of what an approval shows moves the revision, so if the write lands, `next` was computed from the
     // stored approval. If it does not, the loop reads it, as without `known`.
-    let first =
-      known &&
-      known.id === id &&
-      known.status === transition.from &&
-      (transition.revision === undefined || known.revision === transition.revision)
+    const fresh =
+      known?.id === id && known.status === transition.from && (transition.revision ?? known.revision) === known.revision
         ? known
         : undefined;
     for (let attempt = 0; attempt < MAX_TRANSITION_ATTEMPTS; attempt++) {
-      let approval = first;
-      first = undefined;
-      if (!approval) {
-        const current = await this.models.approvals.findOne(this.scoped({ _id, status: transition.from })).lean<StoredApproval>();
-        if (!current) return null;
-        approval = toApproval(current);
-      }
-      const current = { revision: approval.revision };
-      if (transition.revision !== undefined && current.revision !== transition.revision) return null;
+      const approval = attempt === 0 && fresh ? fresh : await this.inStatus(_id, transition.from);
+      if (!approval) return null;
+      if (transition.revision !== undefined && approval.revision !== transition.revision) return null;
       const next = applyTransition(approval, transition);
-      next.revision = current.revision + 1;
+      next.revision = approval.revision + 1;
       const update = transitionUpdate(transition);
       update.$inc = { ...(update.$inc as object | undefined), revision: 1 };
       update.$push = { outbox: owe({ name: 'approval-decided', body: { approval: next } }), ...owedWork(transition.owes?.(next)) };
       const document = await this.models.approvals
-        .findOneAndUpdate(this.scoped({ _id, status: transition.from, revision: current.revision }), update, { new: true })
+        .findOneAndUpdate(this.scoped({ _id, status: transition.from, revision: approval.revision }), update, { new: true })
         .lean<StoredApproval>();
       if (document) {
         await this.relay.relay(this.models.approvals, _id, document);
@@ -235,6 +226,12 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
       // Another transition from the same state won, or something else moved the revision: read again.
     }
     return null;
+  }
+
+  /** The approval while it is in `status`, or null. */
+  private async inStatus(_id: Types.ObjectId, status: ApprovalStatus): Promise<Approval | null> {
+    const document = await this.models.approvals.findOne(this.scoped({ _id, status })).lean<StoredApproval>();
+    return document ? toApproval(document) : null;
   }
 
   /**

@@ -39,9 +39,23 @@ function hold(): () => void {
   };
 }
 
-it('answers an insert and an update with their revisions stored while their events are still being relayed; the events follow', async () => {
+/** A new site with a `posts` collection. */
+async function siteWithPosts() {
   const site = stores.forSite(new Types.ObjectId().toHexString());
-  const collection = await site.collections.create({ name: 'posts', fields: [] });
+  return { site, collection: await site.collections.create({ name: 'posts', fields: [] }) };
+}
+
+/** The outbox of each item, as stored. */
+async function outboxesOf(ids: string[]): Promise<unknown[][]> {
+  const documents = await database.connection
+    .collection('cms_items')
+    .find({ _id: { $in: ids.map((id) => new Types.ObjectId(id)) } })
+    .toArray();
+  return documents.map((document) => document.outbox ?? []);
+}
+
+it('answers an insert and an update with their revisions stored while their events are still being relayed; the events follow', async () => {
+  const { site, collection } = await siteWithPosts();
   const existing = await site.items.insert(collection, { title: 'old' });
   await stores.relay.idle();
   const release = hold();
@@ -51,26 +65,17 @@ it('answers an insert and an update with their revisions stored while their even
   // Answered: the revisions are there to read, while the relays of both events are still held.
   expect((await site.revisions.list(collection.id, item.id)).map((revision) => revision.revision)).toEqual([1]);
   expect((await site.revisions.list(collection.id, existing.id)).map((revision) => revision.revision)).toEqual([2, 1]);
-  const owing = await database.connection
-    .collection('cms_items')
-    .find({ _id: { $in: [item.id, existing.id].map((id) => new Types.ObjectId(id)) } })
-    .toArray();
-  expect(owing.map((document) => document.outbox?.length)).toEqual([1, 1]);
+  expect((await outboxesOf([item.id, existing.id])).map((outbox) => outbox.length)).toEqual([1, 1]);
   release();
   await stores.relay.idle();
-  const cleared = await database.connection
-    .collection('cms_items')
-    .find({ _id: { $in: [item.id, existing.id].map((id) => new Types.ObjectId(id)) } })
-    .toArray();
-  expect(cleared.map((document) => document.outbox ?? [])).toEqual([[], []]);
+  expect(await outboxesOf([item.id, existing.id])).toEqual([[], []]);
   const changes = published.map((event) => event.payload as { id?: string; revision?: number });
   expect(changes.filter((change) => change.id === item.id).map((change) => change.revision)).toEqual([1]);
   expect(changes.filter((change) => change.id === existing.id).map((change) => change.revision)).toEqual([1, 2]);
 });
 
 it('answers a delete only once its tombstone is gone, so the item can be re-created under its id at once', async () => {
-  const site = stores.forSite(new Types.ObjectId().toHexString());
-  const collection = await site.collections.create({ name: 'posts', fields: [] });
+  const { site, collection } = await siteWithPosts();
   const item = await site.items.insert(collection, { title: 'a' });
   await stores.relay.idle();
   const release = hold();
