@@ -77,4 +77,39 @@ describe('site events to many sockets of one process', () => {
       }
     });
   });
+
+  it('a burst of sockets handshaking while items are created (their log reads shared): each gets every event from its start, once, in order', async () => {
+    const siteId = await server.createSite('Reconnect storm');
+    const admin = await server.createMember({ siteId, role: 'admin' });
+    const created = await server.request('POST', '/collections', {
+      token: admin.token,
+      siteId,
+      body: { name: 'posts', fields: [{ name: 'title', type: 'string' }] },
+    });
+    expect(created.status).toBe(201);
+    const log = (await createEventLog(server.database.connection)).forSite(siteId);
+    const from = await log.currentSeq();
+    const create = (title: string) =>
+      server.request<{ data: { id: string } }>('POST', '/items/posts', { token: admin.token, siteId, body: { data: { title } } });
+    // A reconnect storm: sockets resuming from `from` and new ones (no lastSeq), all handshaking while writes land.
+    const writes = Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map(create));
+    const [resuming, fresh] = await Promise.all([
+      Promise.all(Array.from({ length: 25 }, () => watch(siteId, admin.token, from))),
+      Promise.all(Array.from({ length: 25 }, () => watch(siteId, admin.token))),
+    ]);
+    const itemIds = (await writes).map((answer) => answer.body.data.id);
+    await eventually(async () => {
+      const current = await log.currentSeq();
+      for (const socket of resuming) {
+        expect(socket.seqs, 'a resuming socket: every seq after its lastSeq once, in order').toEqual(consecutive(from + 1, current));
+        expect([...socket.ids].sort()).toEqual([...itemIds].sort());
+      }
+      for (const socket of fresh) {
+        const first = socket.seqs[0] ?? current + 1;
+        expect(socket.seqs, 'a new socket: from where it started, each seq once, in order, up to the latest').toEqual(
+          consecutive(first, current),
+        );
+      }
+    });
+  });
 });

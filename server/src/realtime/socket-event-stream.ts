@@ -10,6 +10,9 @@ export interface EventSink {
   emit<Name extends StreamedEventName>(name: Name, ...payload: Parameters<ServerToClientEvents[Name]>): unknown;
 }
 
+/** What a stream reads of its site's log (socket-server.ts shares the latest-seq reads of a site's sockets). */
+export type StreamLog = Pick<EventLogStore, 'siteId' | 'currentSeq' | 'listAfter'>;
+
 export interface ReplayLimits {
   /** Most events sent from the log to catch a socket up (REPLAY_MAX_EVENTS); further behind, it is asked to resync. */
   maxEvents: number;
@@ -38,7 +41,7 @@ export class SocketEventStream {
 
   constructor(
     private readonly sink: EventSink,
-    private readonly log: EventLogStore,
+    private readonly log: StreamLog,
     private readonly logger: Logger,
     { maxEvents, pageSize = DEFAULT_PAGE_SIZE }: ReplayLimits,
   ) {

@@ -17,8 +17,9 @@ import type { RedisClientType } from 'redis';
 import { Server, type Socket } from 'socket.io';
 import type { Logger } from '../logger.js';
 import type { EventLogStore } from '../store/event-log.store.js';
+import { FreshReads } from '../store/fresh-reads.js';
 import { SiteStreams } from './site-streams.js';
-import { SocketEventStream } from './socket-event-stream.js';
+import { SocketEventStream, type StreamLog } from './socket-event-stream.js';
 
 export interface SocketIdentity {
   userId: string;
@@ -128,6 +129,7 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
      * hands every other one to the app (otherwise both would answer them).
      */
     serve({ httpServer, authenticate, eventLog, replayMaxEvents }: ServeSocketsOptions): void {
+      const streamLog = sharedSeqReads(eventLog);
       io.use(async (socket, next) => {
         const parsed = SocketHandshakeAuth.safeParse(socket.handshake.auth);
         if (!parsed.success) {
@@ -149,7 +151,7 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
       io.on('connection', (socket: Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>) => {
         const { identity, lastSeq } = socket.data;
         void socket.join([siteRoom(identity.siteId), sessionRoom(identity.sessionId), memberRoom(identity.siteId, identity.userId)]);
-        const stream = new SocketEventStream(socket, eventLog(identity.siteId), logger, { maxEvents: replayMaxEvents });
+        const stream = new SocketEventStream(socket, streamLog(identity.siteId), logger, { maxEvents: replayMaxEvents });
         const remove = streams.add(identity.siteId, stream, socket.id);
         void stream.start(lastSeq);
         // An expired session must not keep a live socket.
@@ -188,6 +190,24 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
 }
 
 export type SocketServer = Awaited<ReturnType<typeof createSocketServer>>;
+
+/**
+ * Each socket's stream starts by reading its site's latest seq (two reads). The sockets of a site that connect at
+ * once (a deploy, a Redis or network blip reconnecting them all) share those reads: each still gets a seq read after it
+ * connected (FreshReads), so it misses nothing published since. Without this, every handshake of a thousand-socket
+ * reconnect read the log on its own, and that garbage, outliving the young generation, was most of a socket's memory.
+ */
+function sharedSeqReads(eventLog: (siteId: string) => EventLogStore): (siteId: string) => StreamLog {
+  const latest = new FreshReads<number>();
+  return (siteId) => {
+    const log = eventLog(siteId);
+    return {
+      siteId: log.siteId,
+      currentSeq: () => latest.read(log.siteId, () => log.currentSeq()),
+      listAfter: (after, upTo, limit) => log.listAfter(after, upTo, limit),
+    };
+  };
+}
 
 /** When the subscriber is back after its connection dropped: its re-subscription and the catch-ups that follow it. */
 const CATCH_UP_AFTER_RECONNECT_MS = [500, 3000];

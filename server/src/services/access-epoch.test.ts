@@ -86,6 +86,29 @@ describe('the access epoch', () => {
     expect(again.site.id).toBe(site.id);
   });
 
+  it('requests arriving at once share their epoch read; every one after a revocation answered is refused', async () => {
+    const { user, token, site, sessionId } = await memberWithSession();
+    await requestInA(token, site.id);
+    watched.take();
+    const wave = await Promise.all(Array.from({ length: 20 }, () => requestInA(token, site.id)));
+    expect(wave.every((answer) => answer.site.id === site.id)).toBe(true);
+    const reads = watched.take();
+    expect(reads.every((command) => command === 'find access_epochs')).toBe(true);
+    expect(reads.length, 'one read, and the one the requests arriving during it share').toBeLessThanOrEqual(2);
+
+    const during = Array.from({ length: 10 }, () =>
+      requestInA(token, site.id).then(
+        () => 'answered',
+        () => 'refused',
+      ),
+    );
+    await b.services.auth.logout({ sessionId, userId: user.id });
+    const after = await Promise.allSettled(Array.from({ length: 10 }, () => requestInA(token, site.id)));
+    expect(after.every((outcome) => outcome.status === 'rejected' && outcome.reason instanceof UnauthenticatedError)).toBe(true);
+    // Those concurrent with the logout may go either way, as without any cache.
+    expect((await Promise.all(during)).every((outcome) => outcome === 'answered' || outcome === 'refused')).toBe(true);
+  });
+
   it('a session ended in another process is refused by the very next request here', async () => {
     const { user, token, site, sessionId } = await memberWithSession();
     await requestInA(token, site.id);

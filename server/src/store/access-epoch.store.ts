@@ -3,6 +3,7 @@
 // what a process learned of a token or a membership is trusted only while the epoch it was learned under stands.
 import { randomBytes } from 'node:crypto';
 import { isDuplicateKeyError } from './duplicate-key.js';
+import { FreshReads } from './fresh-reads.js';
 import type { AccessEpochModel } from './models/access-epoch.model.js';
 
 const ID = 'access';
@@ -11,10 +12,20 @@ const ID = 'access';
 const freshEpoch = () => randomBytes(12).toString('hex');
 
 export class AccessEpochStore {
+  /** Requests and handshakes arriving at once share a read, each one started after they arrived (see FreshReads). */
+  private readonly reads = new FreshReads<string>();
+
   constructor(private readonly epochs: AccessEpochModel) {}
 
-  /** The epoch now (one read by `_id` on the driver's collection; a write only the first time, or after a wipe). */
-  async current(): Promise<string> {
+  /**
+   * The epoch now: read after the call (a revocation that answered before it is seen), in one read by `_id` on the
+   * driver's collection shared with the calls made meanwhile; a write only the first time, or after a wipe.
+   */
+  current(): Promise<string> {
+    return this.reads.read(ID, () => this.read());
+  }
+
+  private async read(): Promise<string> {
     const document = await this.epochs.collection.findOne<{ epoch: string }>({ _id: ID as never }, { projection: { epoch: 1 } });
     if (document) return document.epoch;
     // None yet: start one. Two processes starting at once both upsert; the loser finds the winner's value.
