@@ -53,3 +53,36 @@ describe('EmbeddingIndexer.indexCollection', () => {
     expect(sent.filter((command) => command.startsWith('aggregate '))).toEqual([]);
   });
 });
+
+describe('EmbeddingIndexer writes in batches', () => {
+  it('stores the vectors of a walk in one write per embedder batch, and moved-but-unchanged items in one write', async () => {
+    const siteId = new Types.ObjectId().toHexString();
+    await services.collections.create(siteId, { name: 'posts', fields: [{ name: 'title', type: 'string', required: true }] });
+    const created = [];
+    for (let start = 0; start < 70; start += 10) {
+      created.push(
+        ...(await Promise.all(
+          Array.from({ length: 10 }, (_, index) => services.items.create(siteId, 'posts', { title: `post ${start + index}` })),
+        )),
+      );
+    }
+    await relayed();
+    watched.take();
+    expect(await indexer.indexCollection(siteId, 'posts')).toEqual({ embedded: 71, removed: 0 });
+    const first = watched.take();
+    // The schema's vector, then the 70 items' in two batches of at most 64: three writes, and the generation moved three times.
+    expect(first.filter((command) => command === 'update ai_embeddings')).toHaveLength(3);
+    expect(first.filter((command) => command === 'update ai_embedding_generations')).toHaveLength(3);
+    const stored = await new EmbeddingStore(await createEmbeddingModels(watched.connection), siteId).versions(indexer.model);
+    expect(stored.map((version) => version.itemId).sort()).toEqual(created.map((item) => item.id).sort());
+
+    // Every item saved again with the same text: a new revision each, no new vector, their versions recorded in one write.
+    for (const item of created) await services.items.update(siteId, 'posts', item.id, { title: item.data.title });
+    await relayed();
+    watched.take();
+    expect(await indexer.indexCollection(siteId, 'posts')).toEqual({ embedded: 0, removed: 0 });
+    expect(watched.take().filter((command) => command === 'update ai_embeddings')).toHaveLength(1);
+    const after = await new EmbeddingStore(await createEmbeddingModels(watched.connection), siteId).versions(indexer.model);
+    expect(after.every((version) => version.sourceRevision === 2)).toBe(true);
+  });
+});

@@ -163,14 +163,16 @@ export class EmbeddingIndexer {
       this.model,
     );
     const changed: Pending[] = [];
+    const moved: EmbeddingWrite[] = [];
     for (const target of targets) {
       const { itemId, contentHash: hash, sourceRevision, sourceUpdatedAt } = target.write;
       const version = stored.get(itemId);
       if (version?.contentHash !== hash) changed.push(target);
       else if (version.sourceRevision !== sourceRevision || version.sourceUpdatedAt.getTime() !== sourceUpdatedAt.getTime()) {
-        await vectors.touch(target.write);
+        moved.push(target.write);
       }
     }
+    await vectors.touchMany(moved);
     return changed;
   }
 
@@ -178,7 +180,7 @@ export class EmbeddingIndexer {
     for (let start = 0; start < pending.length; start += BATCH_SIZE) {
       const batch = pending.slice(start, start + BATCH_SIZE);
       const embedded = await this.options.embedder.embed(batch.map((target) => target.text));
-      for (const [index, target] of batch.entries()) await vectors.upsert(target.write, embedded[index] as Float32Array);
+      await vectors.upsertMany(batch.map((target, index) => ({ write: target.write, vector: embedded[index] as Float32Array })));
     }
     return pending.length;
   }

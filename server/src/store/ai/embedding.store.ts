@@ -71,21 +71,50 @@ export class EmbeddingStore extends SiteScopedStore {
   }
 
   async upsert(write: EmbeddingWrite, vector: Float32Array): Promise<void> {
-    const { collection, itemId, model, collectionId, ...rest } = write;
-    await this.models.embeddings.updateOne(
-      this.scoped({ collection, itemId, model }),
-      { $set: { ...rest, collectionId: toObjectId(collectionId), dims: vector.length, vector: Binary.fromFloat32Array(vector) } },
-      { upsert: true },
+    await this.upsertMany([{ write, vector }]);
+  }
+
+  /**
+   * Stores a batch of vectors in one write (an upsert each, unordered: a failure leaves the others stored, and the
+   * job's retry writes them all again), then moves the generation once: a collection re-embedded in batches of 64
+   * costs two round trips a batch, not two a vector.
+   */
+  async upsertMany(entries: readonly { write: EmbeddingWrite; vector: Float32Array }[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.models.embeddings.bulkWrite(
+      entries.map(({ write, vector }) => {
+        const { collection, itemId, model, collectionId, ...rest } = write;
+        return {
+          updateOne: {
+            filter: this.scoped({ collection, itemId, model }),
+            update: {
+              $set: { ...rest, collectionId: toObjectId(collectionId), dims: vector.length, vector: Binary.fromFloat32Array(vector) },
+            },
+            upsert: true,
+          },
+        };
+      }),
+      { ordered: false },
     );
     await this.bump();
   }
 
   /** The content did not change (same hash): only the source version moves, the vector stays. */
   async touch(write: Pick<EmbeddingWrite, 'collection' | 'itemId' | 'model' | 'sourceRevision' | 'sourceUpdatedAt'>): Promise<void> {
-    const { collection, itemId, model, sourceRevision, sourceUpdatedAt } = write;
-    const { modifiedCount } = await this.models.embeddings.updateOne(this.scoped({ collection, itemId, model }), {
-      $set: { sourceRevision, sourceUpdatedAt },
-    });
+    await this.touchMany([write]);
+  }
+
+  /** `touch` for a batch, in one write; the stamp moves once if any source version moved. */
+  async touchMany(
+    writes: readonly Pick<EmbeddingWrite, 'collection' | 'itemId' | 'model' | 'sourceRevision' | 'sourceUpdatedAt'>[],
+  ): Promise<void> {
+    if (writes.length === 0) return;
+    const { modifiedCount } = await this.models.embeddings.bulkWrite(
+      writes.map(({ collection, itemId, model, sourceRevision, sourceUpdatedAt }) => ({
+        updateOne: { filter: this.scoped({ collection, itemId, model }), update: { $set: { sourceRevision, sourceUpdatedAt } } },
+      })),
+      { ordered: false },
+    );
     if (modifiedCount > 0) await this.models.generations.updateOne(this.scoped({}), { $inc: { touches: 1 } }, { upsert: true });
   }
 
