@@ -41,25 +41,31 @@ async function watch(siteId: string, token: string, lastSeq?: number) {
   return { seqs, ids };
 }
 
+/** A site with an admin and a `posts` collection; `create` adds a post through the API. */
+async function siteWithPosts(name: string) {
+  const siteId = await server.createSite(name);
+  const admin = await server.createMember({ siteId, role: 'admin' });
+  const created = await server.request('POST', '/collections', {
+    token: admin.token,
+    siteId,
+    body: { name: 'posts', fields: [{ name: 'title', type: 'string' }] },
+  });
+  expect(created.status).toBe(201);
+  const log = (await createEventLog(server.database.connection)).forSite(siteId);
+  const create = (title: string) =>
+    server.request<{ data: { id: string } }>('POST', '/items/posts', { token: admin.token, siteId, body: { data: { title } } });
+  return { siteId, admin, log, create };
+}
+
 const consecutive = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
 describe('site events to many sockets of one process', () => {
   it('reach every socket once and in order while items are created concurrently and a socket joins mid-way', async () => {
-    const siteId = await server.createSite('Room broadcast');
-    const admin = await server.createMember({ siteId, role: 'admin' });
-    const created = await server.request('POST', '/collections', {
-      token: admin.token,
-      siteId,
-      body: { name: 'posts', fields: [{ name: 'title', type: 'string' }] },
-    });
-    expect(created.status).toBe(201);
-    const log = (await createEventLog(server.database.connection)).forSite(siteId);
+    const { siteId, admin, log, create } = await siteWithPosts('Room broadcast');
     // Live from the site's current seq: caught up at once, and no event after it can be missed.
     const from = await log.currentSeq();
     const live = await Promise.all([1, 2, 3].map(() => watch(siteId, admin.token, from)));
 
-    const create = (title: string) =>
-      server.request<{ data: { id: string } }>('POST', '/items/posts', { token: admin.token, siteId, body: { data: { title } } });
     const firstWave = await Promise.all(['a', 'b', 'c', 'd'].map(create));
     const joiner = await watch(siteId, admin.token, 0);
     const secondWave = await Promise.all(['e', 'f', 'g', 'h'].map(create));
@@ -79,18 +85,8 @@ describe('site events to many sockets of one process', () => {
   });
 
   it('a burst of sockets handshaking while items are created (their log reads shared): each gets every event from its start, once, in order', async () => {
-    const siteId = await server.createSite('Reconnect storm');
-    const admin = await server.createMember({ siteId, role: 'admin' });
-    const created = await server.request('POST', '/collections', {
-      token: admin.token,
-      siteId,
-      body: { name: 'posts', fields: [{ name: 'title', type: 'string' }] },
-    });
-    expect(created.status).toBe(201);
-    const log = (await createEventLog(server.database.connection)).forSite(siteId);
+    const { siteId, admin, log, create } = await siteWithPosts('Reconnect storm');
     const from = await log.currentSeq();
-    const create = (title: string) =>
-      server.request<{ data: { id: string } }>('POST', '/items/posts', { token: admin.token, siteId, body: { data: { title } } });
     // A reconnect storm: sockets resuming from `from` and new ones (no lastSeq), all handshaking while writes land.
     const writes = Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map(create));
     const [resuming, fresh] = await Promise.all([
