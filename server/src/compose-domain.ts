@@ -79,7 +79,10 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
   });
   // A settled approval of a conversation continues its run in the worker process (continuation/).
   const continuationQueue = createContinuationQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
-  const aiStores = new AiStores(mongo, relay, (job) => continuationQueue.add(job));
+  const aiStores = new AiStores(mongo, relay, {
+    continueRun: (job) => continuationQueue.add(job),
+    accessChanged: () => stores.accessEpochs.advance(),
+  });
   await aiStores.ensureIndexes();
   await migrateAuditChainAtStart({ connection: mongo, models: aiStores.models, logger });
   const events = new DomainEvents((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));

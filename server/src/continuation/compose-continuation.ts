@@ -34,8 +34,8 @@ export function composeContinuation({
     // As the requester is now: one who left the site (or lost access) gets no continuation.
     actorFor: async (siteId, userId): Promise<HarnessActor | undefined> => {
       try {
-        const { user, capabilities } = await domain.services.access.resolveUser(userId, siteId);
-        return { id: user.id, name: user.name, email: user.email, capabilities, isSuperadmin: user.isSuperadmin };
+        const { user, capabilities, epoch } = await domain.services.access.resolveUser(userId, siteId);
+        return { id: user.id, name: user.name, email: user.email, capabilities, isSuperadmin: user.isSuperadmin, accessEpoch: epoch };
       } catch {
         return undefined;
       }

@@ -156,6 +156,7 @@ export function actorOf(request: Request): HarnessActor {
     email: user.email,
     capabilities: request.context.capabilities ?? [],
     isSuperadmin: user.isSuperadmin,
+    accessEpoch: request.context.accessEpoch,
   };
 }
 

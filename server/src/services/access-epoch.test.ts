@@ -7,6 +7,7 @@ import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../security/password-hasher.js';
 import { generateSessionToken, hashSessionToken } from '../security/session-token.js';
+import type { AiStores } from '../store/ai/ai-stores.js';
 import type { Stores } from '../store/stores.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { createTestStores } from '../testing/test-stores.js';
@@ -19,11 +20,11 @@ let watched: WatchedConnection;
 const redisClients: RedisClientType[] = [];
 
 /** One process: its own connection, stores and services (and so its own caches). */
-async function processOn(connection: WatchedConnection['connection']): Promise<{ stores: Stores; services: Services }> {
+async function processOn(connection: WatchedConnection['connection']): Promise<{ stores: Stores; services: Services; aiStores: AiStores }> {
   const redis: RedisClientType = createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
   await redis.connect();
   redisClients.push(redis);
-  const { stores } = await createTestStores(connection);
+  const { stores, aiStores } = await createTestStores(connection);
   const services = createServices({
     stores,
     redis,
@@ -31,11 +32,11 @@ async function processOn(connection: WatchedConnection['connection']): Promise<{
     sessionTtlHours: 1,
     hasher,
   });
-  return { stores, services };
+  return { stores, services, aiStores };
 }
 
-let a: { stores: Stores; services: Services };
-let b: { stores: Stores; services: Services };
+let a: Awaited<ReturnType<typeof processOn>>;
+let b: Awaited<ReturnType<typeof processOn>>;
 
 beforeAll(async () => {
   database = await openTestDatabase('access_epoch');
@@ -107,6 +108,24 @@ describe('the access epoch', () => {
     expect(after.every((outcome) => outcome.status === 'rejected' && outcome.reason instanceof UnauthenticatedError)).toBe(true);
     // Those concurrent with the logout may go either way, as without any cache.
     expect((await Promise.all(during)).every((outcome) => outcome === 'answered' || outcome === 'refused')).toBe(true);
+  });
+
+  it("a site's policy is read once under an epoch; a change made in another process is what the next request here sees", async () => {
+    const { token, site } = await memberWithSession('admin');
+    const { epoch } = await requestInA(token, site.id);
+    const policyInA = a.aiStores.forSite(site.id).policy;
+    expect((await policyInA.get(epoch)).skills.createItem).toBe('auto');
+    watched.take();
+    const again = await policyInA.get(epoch);
+    expect(watched.take(), 'trusted under the same epoch: nothing read').toEqual([]);
+    again.skills.createItem = 'off';
+    expect((await policyInA.get(epoch)).skills.createItem, 'what a caller does with its copy stays with it').toBe('auto');
+
+    await b.aiStores.forSite(site.id).policy.update({ skills: { createItem: 'ask' } }, new Date());
+    const next = await requestInA(token, site.id);
+    expect(next.epoch, 'the change moved the epoch').not.toBe(epoch);
+    expect((await policyInA.get(next.epoch)).skills.createItem).toBe('ask');
+    expect((await policyInA.get()).skills.createItem, 'without an epoch: read').toBe('ask');
   });
 
   it('a session ended in another process is refused by the very next request here', async () => {

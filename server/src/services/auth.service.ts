@@ -5,7 +5,7 @@ import type { PasswordHasher } from '../security/password-hasher.js';
 import { generateSessionToken, hashSessionToken } from '../security/session-token.js';
 import type { Stores } from '../store/stores.js';
 import type { DomainEvents } from './domain-events.js';
-import { LearnedUnderEpoch } from './learned-under-epoch.js';
+import { LearnedUnderEpoch } from '../store/learned-under-epoch.js';
 import type { SiteAccessService } from './site-access.service.js';
 
 export interface AuthServiceOptions {

@@ -10,7 +10,7 @@ import {
 } from '@lumibase/shared';
 import { parseObjectId } from '../store/object-id.js';
 import type { Stores } from '../store/stores.js';
-import { LearnedUnderEpoch } from './learned-under-epoch.js';
+import { LearnedUnderEpoch } from '../store/learned-under-epoch.js';
 
 export interface ResolvedSite {
   site: SiteView;
@@ -84,7 +84,7 @@ export class SiteAccessService {
    * `resolve` for a user named by id: work done on their authority outside a request (an approved skill, the
    * Copilot's turn after it). Under the access epoch, as a request is: one read when nothing was revoked.
    */
-  async resolveUser(userId: string, siteId: string): Promise<ResolvedSite & { user: UserView }> {
+  async resolveUser(userId: string, siteId: string): Promise<ResolvedSite & { user: UserView; epoch: string }> {
     const epoch = await this.stores.accessEpochs.current();
     let user = this.users.get(userId, epoch);
     if (!user) {
@@ -92,6 +92,6 @@ export class SiteAccessService {
       if (!user) throw refusal();
       this.users.set(userId, epoch, user);
     }
-    return { user, ...(await this.resolve(user, siteId, epoch)) };
+    return { user, epoch, ...(await this.resolve(user, siteId, epoch)) };
   }
 }

@@ -24,7 +24,9 @@ export async function createTestStores(connection: Connection): Promise<TestStor
     publish: (event) => published.push(event),
     logger: createLogger({ level: 'silent' }),
   });
-  const aiStores = new AiStores(connection, relay);
+  const stores = await createStores(connection, { relay });
+  // As composed for production: policies kept under the access epoch, which their changes move.
+  const aiStores = new AiStores(connection, relay, { accessChanged: () => stores.accessEpochs.advance() });
   await aiStores.ensureIndexes();
-  return { stores: await createStores(connection, { relay }), aiStores, relay, eventLog, published };
+  return { stores, aiStores, relay, eventLog, published };
 }

@@ -71,12 +71,15 @@ export class ContinueRunService {
     const messageId = continuationMessageId(noteId);
     // Every read the turn needs at once (they depend on nothing but the conversation): a run that does not go on
     // read a little more than it had to, every run that does waits for one round trip instead of six.
-    const [continued, noted, actor, history, policy, collections] = await Promise.all([
+    // The policy after the requester: it is trusted under the access epoch the requester was resolved under.
+    const actorAndPolicy = this.options
+      .actorFor(siteId, conversation.userId)
+      .then(async (actor) => ({ actor, policy: await stores.policy.get(actor?.accessEpoch) }));
+    const [continued, noted, { actor, policy }, history, collections] = await Promise.all([
       stores.conversations.hasMessage(messageId),
       stores.conversations.hasMessage(noteId),
-      this.options.actorFor(siteId, conversation.userId),
+      actorAndPolicy,
       stores.conversations.latestMessages(conversationId, CONTEXT_MESSAGES),
-      stores.policy.get(),
       this.options.siteSchema?.(siteId),
     ]);
     if (continued) return { ran: false, why: 'already continued' };

@@ -1,5 +1,5 @@
 // The Copilot's stores, handed out per site so that no query can run without its siteId.
-import type { CopilotContinuationJob } from '@lumibase/shared';
+import type { CopilotContinuationJob, CopilotPolicy } from '@lumibase/shared';
 import type { Connection } from 'mongoose';
 import type { OutboxRelay } from '../outbox.js';
 import { type AiModels, createAiModels, ensureAiIndexes } from './ai-models.js';
@@ -8,7 +8,8 @@ import { owedApprovalWork } from '../../approvals/owed-approval-work.js';
 import { type AuditRepository, AuditStore } from './audit.store.js';
 import { type ConversationRepository, ConversationStore } from './conversation.store.js';
 import { type OperationRepository, OperationStore } from './operation.store.js';
-import { type PolicyRepository, PolicyStore } from './policy.store.js';
+import { LearnedUnderEpoch } from '../learned-under-epoch.js';
+import { type PolicyCache, type PolicyRepository, PolicyStore } from './policy.store.js';
 import { type NoticeModel, type NoticeRepository, NoticeStore, registerNoticeModel } from './notice.store.js';
 
 export interface SiteAiStores {
@@ -25,16 +26,27 @@ export interface AiStoreFactory {
   forSite(siteId: string): SiteAiStores;
 }
 
+export interface AiStoresOptions {
+  /** Queues a settled approval's continuation (the continuation queue); unset, runs do not continue. */
+  continueRun?: (job: CopilotContinuationJob) => Promise<void>;
+  /**
+   * Moves the access epoch (AccessEpochStore.advance): given, policies are kept under the epoch and every policy
+   * change moves it (policy.store.ts, PolicyCache); unset, every policy read goes to the database.
+   */
+  accessChanged?: () => Promise<void>;
+}
+
 export class AiStores implements AiStoreFactory {
   readonly models: AiModels;
   readonly notices: NoticeModel;
+  private readonly policyCache: PolicyCache | undefined;
 
   constructor(
     connection: Connection,
     private readonly relay: OutboxRelay,
-    /** Queues a settled approval's continuation (the continuation queue); unset, runs do not continue. */
-    continueRun?: (job: CopilotContinuationJob) => Promise<void>,
+    { continueRun, accessChanged }: AiStoresOptions = {},
   ) {
+    this.policyCache = accessChanged ? { learned: new LearnedUnderEpoch<CopilotPolicy>(), changed: accessChanged } : undefined;
     this.models = createAiModels(connection);
     relay.register(this.models.approvals, owedApprovalWork(this.models, continueRun));
     this.notices = registerNoticeModel(connection);
@@ -57,7 +69,7 @@ export class AiStores implements AiStoreFactory {
       audit: new AuditStore(this.models, siteId),
       conversations: new ConversationStore(this.models, siteId),
       operations: new OperationStore(this.models, siteId),
-      policy: new PolicyStore(this.models, siteId),
+      policy: new PolicyStore(this.models, siteId, this.policyCache),
       notices: new NoticeStore(this.notices, siteId, this.relay),
     };
   }

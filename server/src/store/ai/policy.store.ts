@@ -2,6 +2,7 @@
 import { type AfterContentRead, type CopilotPolicy, type SkillMode, type StoredPolicy, effectivePolicy } from '@lumibase/shared';
 import type { AiModels, PolicyDocument } from './ai-models.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
+import type { LearnedUnderEpoch } from '../learned-under-epoch.js';
 import { SiteScopedStore } from '../site-scoped.js';
 
 /** What a change names; skills and limits not named keep theirs, a limit `null` is removed. */
@@ -14,23 +15,45 @@ export interface PolicyChange {
 
 export interface PolicyRepository {
   readonly siteId: string;
-  /** The effective policy: every skill with its mode, the defaults where nothing is stored. */
-  get(): Promise<CopilotPolicy>;
+  /**
+   * The effective policy: every skill with its mode, the defaults where nothing is stored. `accessEpoch`: the access
+   * epoch the caller read when its request began; the policy this process read under that epoch is trusted then.
+   */
+  get(accessEpoch?: string): Promise<CopilotPolicy>;
   /** Merges the change into the stored policy and returns the effective one. */
   update(change: PolicyChange, at: Date): Promise<CopilotPolicy>;
+}
+
+/**
+ * Policies as this process last read them, by site, trusted under the access epoch they were read under: every policy
+ * change moves the epoch after its write and before it answers, as a revocation does (access-epoch.store.ts). A call
+ * that began after a change answered reads the new epoch, so it never sees the policy from before the change.
+ */
+export interface PolicyCache {
+  learned: LearnedUnderEpoch<CopilotPolicy>;
+  /** Moves the access epoch (AccessEpochStore.advance). */
+  changed: () => Promise<void>;
 }
 
 export class PolicyStore extends SiteScopedStore implements PolicyRepository {
   constructor(
     private readonly models: Pick<AiModels, 'policies'>,
     siteId: string,
+    /** Absent (tests, tools): every get reads. */
+    private readonly cache?: PolicyCache,
   ) {
     super(siteId);
   }
 
-  async get(): Promise<CopilotPolicy> {
+  async get(accessEpoch?: string): Promise<CopilotPolicy> {
+    const trusted = this.cache && accessEpoch !== undefined ? this.cache.learned.get(this.siteId, accessEpoch) : undefined;
+    // A copy: what one call does with its policy must not reach the next.
+    if (trusted) return structuredClone(trusted);
     const document = await this.models.policies.findOne(this.scoped({})).lean<PolicyDocument>();
-    return effectivePolicy(document ? stored(document) : null);
+    const policy = effectivePolicy(document ? stored(document) : null);
+    // Learned under the epoch read before this read: a change between the two moved it, and this is never trusted.
+    if (this.cache && accessEpoch !== undefined) this.cache.learned.set(this.siteId, accessEpoch, policy);
+    return policy;
   }
 
   async update(change: PolicyChange, at: Date): Promise<CopilotPolicy> {
@@ -60,7 +83,10 @@ export class PolicyStore extends SiteScopedStore implements PolicyRepository {
           { $set },
           { upsert: !document, new: true },
         );
-        if (written) return effectivePolicy(next);
+        if (written) {
+          await this.cache?.changed();
+          return effectivePolicy(next);
+        }
       } catch {
         // Another first write of this site's policy won the upsert: read again.
       }
