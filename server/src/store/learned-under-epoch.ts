@@ -1,4 +1,4 @@
-// What a process learned of a token or a membership, trusted only under the access epoch it was learned under.
+// What a process learned of a token, a membership or a site's policy, trusted only under the access epoch it was learned under.
 /**
  * Even under one epoch nothing is trusted longer than this. The epoch moves after every revocation, and a
  * revocation whose move failed answers an error; this bounds what such a failure could leave behind.
