@@ -71,9 +71,29 @@ describe('FreshReads', () => {
     const read = (key: string) => () => (fail ? Promise.reject(new Error(`down ${key}`)) : Promise.resolve(`ok ${key}`));
     const [a, b] = await Promise.allSettled([reads.read('a', read('a')), reads.read('a', read('a'))]);
     expect(a.status).toBe('rejected');
-    expect(b.status, 'the second caller asked while the first read ran: it gets a read of its own, which fails too').toBe('rejected');
+    expect(b.status, 'the second caller asked while the first read ran, which failed: it fails with it').toBe('rejected');
     fail = false;
     expect(await Promise.all([reads.read('a', read('a')), reads.read('b', read('b'))])).toEqual(['ok a', 'ok b']);
+    expect(reads.size).toBe(0);
+  });
+
+  it('callers waiting behind a read that fails fail with it at once, without a read of their own (a database down)', async () => {
+    const reads = new FreshReads<number>();
+    let started = 0;
+    let fail!: (error: Error) => void;
+    const read = () => {
+      started++;
+      return new Promise<number>((_, reject) => {
+        fail = reject;
+      });
+    };
+    const first = reads.read('site', read);
+    await ticks();
+    const waiting = Array.from({ length: 5 }, () => reads.read('site', read));
+    fail(new Error('server selection timed out'));
+    const outcomes = await Promise.allSettled([first, ...waiting]);
+    expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true);
+    expect(started, 'one read, and its failure for all of them').toBe(1);
     expect(reads.size).toBe(0);
   });
 
