@@ -47,12 +47,12 @@ export class PolicyStore extends SiteScopedStore implements PolicyRepository {
 
   async get(accessEpoch?: string): Promise<CopilotPolicy> {
     const trusted = this.cache && accessEpoch !== undefined ? this.cache.learned.get(this.siteId, accessEpoch) : undefined;
-    // A copy: what one call does with its policy must not reach the next.
+    // Copies in and out: what one call does with its policy must not reach the next.
     if (trusted) return structuredClone(trusted);
     const document = await this.models.policies.findOne(this.scoped({})).lean<PolicyDocument>();
     const policy = effectivePolicy(document ? stored(document) : null);
     // Learned under the epoch read before this read: a change between the two moved it, and this is never trusted.
-    if (this.cache && accessEpoch !== undefined) this.cache.learned.set(this.siteId, accessEpoch, policy);
+    if (this.cache && accessEpoch !== undefined) this.cache.learned.set(this.siteId, accessEpoch, structuredClone(policy));
     return policy;
   }
 
