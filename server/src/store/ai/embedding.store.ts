@@ -70,10 +70,6 @@ export class EmbeddingStore extends SiteScopedStore {
       .lean<(EmbeddingVersion & { collection: string })[]>();
   }
 
-  async upsert(write: EmbeddingWrite, vector: Float32Array): Promise<void> {
-    await this.upsertMany([{ write, vector }]);
-  }
-
   /**
    * Stores a batch of vectors in one write (an upsert each, unordered: a failure leaves the others stored, and the
    * job's retry writes them all again), then moves the generation once: a collection re-embedded in batches of 64
@@ -99,12 +95,10 @@ export class EmbeddingStore extends SiteScopedStore {
     await this.bump();
   }
 
-  /** The content did not change (same hash): only the source version moves, the vector stays. */
-  async touch(write: Pick<EmbeddingWrite, 'collection' | 'itemId' | 'model' | 'sourceRevision' | 'sourceUpdatedAt'>): Promise<void> {
-    await this.touchMany([write]);
-  }
-
-  /** `touch` for a batch, in one write; the stamp moves once if any source version moved. */
+  /**
+   * The content did not change (same hash): only the source versions move, the vectors stay; in one write, and the
+   * stamp moves once if any source version moved.
+   */
   async touchMany(
     writes: readonly Pick<EmbeddingWrite, 'collection' | 'itemId' | 'model' | 'sourceRevision' | 'sourceUpdatedAt'>[],
   ): Promise<void> {
