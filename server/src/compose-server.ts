@@ -4,6 +4,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { RedisClientType } from 'redis';
 import { QueuedApprovalExecutor } from './approvals/queued-approval-executor.js';
+import { SettledApprovals } from './approvals/settled-approvals.js';
 import type { SkillExecutionQueue } from './approvals/skill-execution.queue.js';
 import { composeCopilot } from './compose-copilot.js';
 import type { Domain } from './compose-domain.js';
@@ -60,7 +61,16 @@ export async function composeServer({
   const { stores, services, hasher } = domain;
   await bootstrapSuperadmin({ users: stores.users, hasher, email: config.LUMIBASE_ADMIN_EMAIL, password: config.LUMIBASE_ADMIN_PASSWORD });
 
-  const approvalExecutor = new QueuedApprovalExecutor({ queue, stores: domain.aiStores, waitMs: config.DECIDE_WAIT_MS, logger });
+  // A decision hears its job's outcome as the approval's own event, as the sockets do (without sockets it reads).
+  const settlements = new SettledApprovals();
+  const stopObserving = sockets?.server.observe((event) => settlements.observe(event));
+  const approvalExecutor = new QueuedApprovalExecutor({
+    queue,
+    stores: domain.aiStores,
+    settlements,
+    waitMs: config.DECIDE_WAIT_MS,
+    logger,
+  });
   // The Copilot's routers (`/ai`) join here, built over the domain, and act in the X-Site-Id site.
   const copilot = await composeCopilot({
     config,
@@ -141,7 +151,10 @@ export async function composeServer({
     /** The all-in-one entry calls this when LUMIBASE_DEMO is true; it does nothing unless the database has no site. */
     createDemoSite: () => createDemoSite({ services, stores }),
     /** Closes what the server opened beside the domain (the dashboard's queues). */
-    close: () => queueDashboard.close(),
+    close: () => {
+      stopObserving?.();
+      return queueDashboard.close();
+    },
   };
 }
 

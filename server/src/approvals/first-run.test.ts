@@ -19,6 +19,7 @@ import { startExecution } from './approval-operations.js';
 import { ApprovalJobRunner, type JobOutcome } from './approval-job-runner.js';
 import { recordSteps } from './plan-operations.js';
 import { QueuedApprovalExecutor } from './queued-approval-executor.js';
+import { SettledApprovals } from './settled-approvals.js';
 import { Reconciler } from './reconciler.js';
 import { createSkillExecutionQueue, type SkillExecutionQueue } from './skill-execution.queue.js';
 import { createSkillExecutionWorker, type SkillExecutionWorker } from './skill-execution.worker.js';
@@ -135,7 +136,7 @@ describe('a skill-execution job on the real queue', () => {
   it('queued by the decision: first on its first start, not on its retry', async () => {
     const approval = await decided();
     failOnce.add(approval.id);
-    await new QueuedApprovalExecutor({ queue, stores: aiStores, waitMs: 0, logger }).execute(approval);
+    await new QueuedApprovalExecutor({ queue, stores: aiStores, settlements: new SettledApprovals(), waitMs: 0, logger }).execute(approval);
     expect(await startsOf(approval.id, 2)).toEqual([true, false]);
   });
 

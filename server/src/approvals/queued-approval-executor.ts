@@ -1,14 +1,24 @@
-// Executes approvals through the `skill-execution` queue: one job per decision, then waits up to DECIDE_WAIT_MS.
+// Executes approvals through the `skill-execution` queue: one job per decision, then waits up to DECIDE_WAIT_MS for
+// the approval-decided event its job's last transition publishes (SettledApprovals).
 import { type Approval, UnavailableError } from '@lumibase/shared';
 import type { ApprovalExecutor } from './approval-executor.js';
 import type { Logger } from '../logger.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
 import type { SkillExecutionQueue } from './skill-execution.queue.js';
+import type { SettledApprovals } from './settled-approvals.js';
 import { requeue } from './approval-operations.js';
+
+/**
+ * Events travel over Redis pub/sub, which drops what is sent while a subscriber reconnects: a decision that has heard
+ * nothing for this long reads the approval itself, so a lost event costs a second at most, not the whole wait.
+ */
+export const SETTLEMENT_READ_EVERY_MS = 1000;
 
 export interface QueuedApprovalExecutorOptions {
   queue: SkillExecutionQueue;
   stores: AiStoreFactory;
+  /** Fed with this process's site events (compose-server.ts). */
+  settlements: SettledApprovals;
   waitMs: number;
   logger: Logger;
   clock?: () => Date;
@@ -18,23 +28,40 @@ export class QueuedApprovalExecutor implements ApprovalExecutor {
   constructor(private readonly options: QueuedApprovalExecutorOptions) {}
 
   async execute(approval: Approval): Promise<Approval> {
-    const { queue, stores, waitMs, logger, clock = () => new Date() } = this.options;
+    const { queue, stores, settlements, logger, clock = () => new Date() } = this.options;
     const { approvals } = stores.forSite(approval.siteId);
     // `fresh`: this decision just started the attempt, so its job's first start is the attempt's first run.
     const job = { siteId: approval.siteId, approvalId: approval.id, attempt: approval.attempts, fresh: true as const };
-    let queued: Awaited<ReturnType<SkillExecutionQueue['add']>>;
+    // Watched before the job exists: its outcome cannot come before the watch.
+    const watch = settlements.watch(approval);
     try {
-      queued = await queue.add(job);
-    } catch (error) {
-      // Nothing ran: the decision is undone so that deciding again, once Redis is back, works.
-      logger.warn(
-        { reason: (error as Error).message, approvalId: approval.id, siteId: approval.siteId },
-        'could not queue an approved skill',
-      );
-      await requeue(approvals, approval, { lastError: 'The job queue was unavailable; nothing was executed', at: clock() });
-      throw new UnavailableError({ message: 'The job queue is unavailable; the approval is still pending' });
+      try {
+        await queue.add(job);
+      } catch (error) {
+        // Nothing ran: the decision is undone so that deciding again, once Redis is back, works.
+        logger.warn(
+          { reason: (error as Error).message, approvalId: approval.id, siteId: approval.siteId },
+          'could not queue an approved skill',
+        );
+        await requeue(approvals, approval, { lastError: 'The job queue was unavailable; nothing was executed', at: clock() });
+        throw new UnavailableError({ message: 'The job queue is unavailable; the approval is still pending' });
+      }
+      return await this.outcome(watch, approval);
+    } finally {
+      watch.stop();
     }
-    await queue.waitForJob(queued, waitMs);
-    return (await approvals.get(approval.id)) ?? approval;
+  }
+
+  /** The approval once its job is over, or as it is when the wait is up (still `executing`: decide answers 202). */
+  private async outcome(watch: ReturnType<SettledApprovals['watch']>, executing: Approval): Promise<Approval> {
+    const { approvals } = this.options.stores.forSite(executing.siteId);
+    const deadline = Date.now() + this.options.waitMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      const heard = await watch.next(Math.min(left, SETTLEMENT_READ_EVERY_MS));
+      if (heard) return heard;
+      const current = (await approvals.get(executing.id)) ?? executing;
+      if (current.status !== 'executing' || Date.now() >= deadline) return current;
+    }
   }
 }

@@ -1,5 +1,6 @@
 // Two deployments on one Redis (different QUEUE_PREFIX): a site event of one, from a server or a worker's emitter,
-// reaches its own servers and never the other deployment's.
+// reaches its own servers and never the other deployment's; what else in a server hears site events (a decision
+// waiting for its approval's outcome) hears its own and those of every other process of its deployment.
 import { randomBytes } from 'node:crypto';
 import { Emitter } from '@socket.io/redis-emitter';
 import { createClient, type RedisClientType } from 'redis';
@@ -18,7 +19,7 @@ let emitterClient: RedisClientType;
 let a1: SocketServer;
 let a2: SocketServer;
 let b: SocketServer;
-const heardBy = { a2: [] as number[], b: [] as number[] };
+const heardBy = { a1: [] as number[], a2: [] as number[], b: [] as number[] };
 
 function event(seq: number): SiteEvent {
   const siteId = '64b000000000000000000001';
@@ -43,8 +44,9 @@ beforeAll(async () => {
     createSocketServer({ logger, redis, prefix: prefixA }),
     createSocketServer({ logger, redis, prefix: prefixB }),
   ]);
-  a2.io.on(SITE_EVENT_CHANNEL, (raw) => void heardBy.a2.push(raw.payload.seq));
-  b.io.on(SITE_EVENT_CHANNEL, (raw) => void heardBy.b.push(raw.payload.seq));
+  a1.observe((heard) => void heardBy.a1.push(heard.payload.seq));
+  a2.observe((heard) => void heardBy.a2.push(heard.payload.seq));
+  b.observe((heard) => void heardBy.b.push(heard.payload.seq));
   // The adapters' subscriptions settle before the first publish.
   await new Promise((settle) => setTimeout(settle, 300));
 });
@@ -60,11 +62,13 @@ describe('the socket.io channel under QUEUE_PREFIX', () => {
     await until(() => heardBy.a2.includes(1));
     await new Promise((settle) => setTimeout(settle, 300));
     expect(heardBy.b).toEqual([]);
+    // Its own event, once: the adapter does not hand a server back what it sent.
+    expect(heardBy.a1.filter((seq) => seq === 1)).toEqual([1]);
   });
 
   it("carries a worker emitter's event (keyed by the same prefix) to its own deployment's servers only", async () => {
     new Emitter(emitterClient, { key: socketIoKey(prefixA) }).serverSideEmit(SITE_EVENT_CHANNEL, event(2));
-    await until(() => heardBy.a2.includes(2));
+    await until(() => heardBy.a2.includes(2) && heardBy.a1.includes(2));
     await new Promise((settle) => setTimeout(settle, 300));
     expect(heardBy.b).toEqual([]);
   });

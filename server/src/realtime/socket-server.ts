@@ -107,11 +107,17 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
   );
   let served = false;
   if (subscriber) catchUpAfterResubscribe(subscriber, streams, logger);
+  // What else in this process hears every site event (a decision waiting for its approval's outcome).
+  const observers = new Set<(event: SiteEvent) => void>();
+  const deliver = (event: SiteEvent) => {
+    streams.deliver(event);
+    for (const observe of observers) observe(event);
+  };
 
   // Sent by another process: parsed, not trusted to be what the type says.
   io.on(SITE_EVENT_CHANNEL, (sent) => {
     const event = parseSiteEvent(sent);
-    if (event) streams.deliver(event);
+    if (event) deliver(event);
     else logger.warn('ignored a malformed site event');
   });
 
@@ -120,8 +126,13 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
     streams,
     /** Hands a site event to this process's sockets and, through the adapter, to every other server's. */
     publish(event: SiteEvent): void {
-      streams.deliver(event);
+      deliver(event);
       if (redis) io.serverSideEmit(SITE_EVENT_CHANNEL, event);
+    },
+    /** `observe` hears every site event this process's sockets get, its own and other processes'; returns its removal. */
+    observe(observe: (event: SiteEvent) => void): () => void {
+      observers.add(observe);
+      return () => observers.delete(observe);
     },
     /**
      * Authenticates handshakes, joins sockets to their rooms and streams their site's events. The app
