@@ -75,16 +75,15 @@ export class ContinueRunService {
     const actorAndPolicy = this.options
       .actorFor(siteId, conversation.userId)
       .then(async (actor) => ({ actor, policy: await stores.policy.get(actor?.accessEpoch) }));
-    const [continued, noted, { actor, policy }, history, collections] = await Promise.all([
-      stores.conversations.hasMessage(messageId),
-      stores.conversations.hasMessage(noteId),
+    const [held, { actor, policy }, history, collections] = await Promise.all([
+      stores.conversations.heldMessages([messageId, noteId]),
       actorAndPolicy,
       stores.conversations.latestMessages(conversationId, CONTEXT_MESSAGES),
       this.options.siteSchema?.(siteId),
     ]);
-    if (continued) return { ran: false, why: 'already continued' };
+    if (held.has(messageId)) return { ran: false, why: 'already continued' };
     // The note (which the relay appended before it queued this) must be in the conversation: it holds the outcome.
-    if (!noted) return { ran: false, why: 'note not appended' };
+    if (!held.has(noteId)) return { ran: false, why: 'note not appended' };
     if (!actor) return { ran: false, why: 'requester is no longer a member' };
 
     const { planner } = this.options;

@@ -85,4 +85,15 @@ describe('ConversationStore', () => {
     expect(await conversations.countMessages(id)).toBe(0);
     expect(await conversations.delete(id)).toBe(false);
   });
+
+  it('tells which of several message ids it holds, in one read, in its own site only', async () => {
+    const site = database.stores.forSite(freshSiteId());
+    const { id } = await site.conversations.create({ userId: 'u1', title: 'held', at: at(0) });
+    const kept = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+    await site.conversations.appendMessageOnce(kept, id, { role: 'assistant', content: 'noted', createdAt: iso(1) });
+    const absent = 'bbbbbbbbbbbbbbbbbbbbbbbb';
+    expect(await site.conversations.heldMessages([kept, absent, 'malformed'])).toEqual(new Set([kept]));
+    expect(await site.conversations.heldMessages([])).toEqual(new Set());
+    expect(await database.stores.forSite(freshSiteId()).conversations.heldMessages([kept])).toEqual(new Set());
+  });
 });

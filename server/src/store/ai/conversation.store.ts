@@ -42,8 +42,8 @@ export interface ConversationRepository {
   appendMessage(conversationId: string, message: NewConversationMessage): Promise<ConversationMessage>;
   /** appendMessage under a given id, once: a message with this id there already is left as it is. */
   appendMessageOnce(id: string, conversationId: string, message: NewConversationMessage): Promise<void>;
-  /** Whether the site holds a message of this id. */
-  hasMessage(id: string): Promise<boolean>;
+  /** Which of `ids` the site holds messages of (one read). */
+  heldMessages(ids: readonly string[]): Promise<Set<string>>;
   /** The latest `limit` messages (default 20), oldest first: the planner's context window. */
   latestMessages(conversationId: string, limit?: number): Promise<ConversationMessage[]>;
   listMessages(conversationId: string, options?: { limit?: number; offset?: number }): Promise<ConversationMessage[]>;
@@ -130,9 +130,16 @@ export class ConversationStore extends SiteScopedStore implements ConversationRe
     }
   }
 
-  async hasMessage(id: string): Promise<boolean> {
-    const _id = parseObjectId(id);
-    return _id ? (await this.models.messages.exists(this.scoped({ _id }))) !== null : false;
+  async heldMessages(ids: readonly string[]): Promise<Set<string>> {
+    const byHex = new Map<string, string>();
+    for (const id of ids) {
+      const _id = parseObjectId(id);
+      if (_id) byHex.set(_id.toHexString(), id);
+    }
+    if (byHex.size === 0) return new Set();
+    const _ids = [...byHex.keys()].map((hex) => new Types.ObjectId(hex));
+    const held = await this.models.messages.find(this.scoped({ _id: { $in: _ids } }), { _id: 1 }).lean();
+    return new Set(held.map((document) => byHex.get(document._id.toHexString()) as string));
   }
 
   private async insertMessage(_id: Types.ObjectId, conversationId: string, message: NewConversationMessage): Promise<void> {
