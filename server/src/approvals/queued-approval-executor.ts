@@ -20,6 +20,8 @@ export interface QueuedApprovalExecutorOptions {
   /** Fed with this process's site events (compose-server.ts). */
   settlements: SettledApprovals;
   waitMs: number;
+  /** How long a decision that heard nothing waits before reading the approval (default SETTLEMENT_READ_EVERY_MS). */
+  readEveryMs?: number;
   logger: Logger;
   clock?: () => Date;
 }
@@ -55,10 +57,11 @@ export class QueuedApprovalExecutor implements ApprovalExecutor {
   /** The approval once its job is over, or as it is when the wait is up (still `executing`: decide answers 202). */
   private async outcome(watch: ReturnType<SettledApprovals['watch']>, executing: Approval): Promise<Approval> {
     const { approvals } = this.options.stores.forSite(executing.siteId);
-    const deadline = Date.now() + this.options.waitMs;
+    const { waitMs, readEveryMs = SETTLEMENT_READ_EVERY_MS } = this.options;
+    const deadline = Date.now() + waitMs;
     for (;;) {
       const left = deadline - Date.now();
-      const heard = await watch.next(Math.min(left, SETTLEMENT_READ_EVERY_MS));
+      const heard = await watch.next(Math.min(left, readEveryMs));
       if (heard) return heard;
       const current = (await approvals.get(executing.id)) ?? executing;
       if (current.status !== 'executing' || Date.now() >= deadline) return current;
