@@ -243,6 +243,25 @@ describe('ApprovalStore', () => {
     });
   });
 
+  describe('pendingTargets', () => {
+    it("gives every pending approval's id and target in the site, beyond the list's 100, and nothing else", async () => {
+      const siteId = freshSiteId();
+      const store = approvalsOf(siteId);
+      const target = (name: string) => ({ kind: 'collection' as const, collection: name, collectionId: '64b000000000000000000001' });
+      const pending = [];
+      for (let index = 0; index <= APPROVAL_LIST_LIMIT; index++)
+        pending.push(await store.insert(pendingApproval({ target: target(`c${index}`) })));
+      await store.insert(pendingApproval({ target: target('settled'), status: 'rejected' }));
+      await store.insert(pendingApproval({ target: undefined }));
+      await approvalsOf(freshSiteId()).insert(pendingApproval({ target: target('elsewhere') }));
+      const targets = await store.pendingTargets();
+      expect(targets).toHaveLength(APPROVAL_LIST_LIMIT + 1);
+      expect(new Map(targets.map(({ id, target }) => [id, target]))).toEqual(
+        new Map(pending.map((approval) => [approval.id, approval.target])),
+      );
+    });
+  });
+
   it('cannot be built without a site', () => {
     expect(() => database.stores.forSite('')).toThrow(TypeError);
   });

@@ -14,6 +14,12 @@ import { type ApprovalTransition, applyTransition, owedWork, transitionUpdate } 
 import { pendingKeyOf } from './pending-key.js';
 
 export const APPROVAL_LIST_LIMIT = 100;
+
+/** A pending approval as the target watch first looks at it. */
+export interface PendingTarget {
+  id: string;
+  target: NonNullable<Approval['target']>;
+}
 const MAX_TRANSITION_ATTEMPTS = 20;
 
 /** `steps` may be left out for one step (taken from skillName, arguments, target and impact); `id` may be chosen (a plan's id is told to the model before it is stored). */
@@ -27,6 +33,8 @@ export interface ApprovalRepository {
   insertUnlessPending(approval: NewApproval): Promise<{ approval: Approval; created: boolean }>;
   get(id: string): Promise<Approval | null>;
   list(options?: { status?: ApprovalStatus; limit?: number }): Promise<Approval[]>;
+  /** Every pending approval that has a target, as its id and target only (all of them: `list` stops at 100). */
+  pendingTargets(): Promise<PendingTarget[]>;
   /** `list` with the count of all approvals in that status, counted only when there are more than it lists. */
   listWithTotal(options?: { status?: ApprovalStatus }): Promise<{ approvals: Approval[]; total: number }>;
   /** A pending approval for the same skill with deep-equal arguments (key order aside), if there is one. */
@@ -132,6 +140,16 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
   async list({ status = 'pending', limit = APPROVAL_LIST_LIMIT }: { status?: ApprovalStatus; limit?: number } = {}): Promise<Approval[]> {
     const documents = await this.newestFirst(status, Math.min(Math.max(limit, 1), APPROVAL_LIST_LIMIT));
     return documents.map(toApproval);
+  }
+
+  async pendingTargets(): Promise<PendingTarget[]> {
+    const documents = await this.models.approvals
+      .find(this.scoped({ status: 'pending', targetJson: { $ne: null } }), { _id: 1, targetJson: 1 })
+      .lean<Pick<StoredApproval, '_id' | 'targetJson'>[]>();
+    return documents.map((document) => ({
+      id: document._id.toHexString(),
+      target: decodeJson(document.targetJson as string) as PendingTarget['target'],
+    }));
   }
 
   /**

@@ -153,3 +153,43 @@ it('expires a pending deletion of an item deleted over REST meanwhile', async ()
   expect((await as('DELETE', `/items/memos/${item.id}`)).status).toBe(204);
   await expectExpiredByChange(approval, changedAt, seq);
 });
+
+it('watches every pending approval: the oldest of 101 expires when its collection is deleted', async () => {
+  // Its own site, so that its pending approvals are the only ones there.
+  const crowdedSite = await server.createSite('Target watch, crowded');
+  const crowdedAdmin = await server.createMember({ siteId: crowdedSite, role: 'admin' });
+  const request = (method: string, path: string, body?: unknown) =>
+    server.request(method, path, { token: crowdedAdmin.token, siteId: crowdedSite, ...(body === undefined ? {} : { body }) });
+  for (const name of ['archive', 'other']) {
+    expect((await request('POST', '/collections', { name, fields: [{ name: 'title', type: 'string' }] })).status).toBe(201);
+  }
+  const asked = await request('POST', '/ai/chat', { message: 'delete collection archive' });
+  const oldest = ApprovalJson.parse((await request('GET', `/ai/approvals/${asked.body.data.approvalId}`)).body.data);
+  // A hundred newer ones, about the other collection: the approvals list shows the newest 100 only.
+  const approvals = server.composed.domain.aiStores.forSite(crowdedSite).approvals;
+  const { id: _id, siteId: _siteId, revision: _revision, steps: _steps, impact: _impact, ...rest } = oldest;
+  for (let index = 0; index < 100; index++) {
+    const at = new Date(Date.now() + 1000 + index).toISOString();
+    await approvals.insert({
+      ...rest,
+      arguments: { name: 'other' },
+      target: { ...oldest.target!, collection: 'other' },
+      createdAt: at,
+      updatedAt: at,
+    });
+  }
+  expect((await request('GET', '/ai/approvals?status=pending')).body.data.map((approval: Approval) => approval.id)).not.toContain(
+    oldest.id,
+  );
+
+  const changedAt = Date.now();
+  expect((await request('DELETE', '/collections/archive')).status).toBe(204);
+  let after = oldest;
+  while (after.status === 'pending' && Date.now() < changedAt + WITHIN_MS) {
+    await new Promise((wait) => setTimeout(wait, 100));
+    after = ApprovalJson.parse((await request('GET', `/ai/approvals/${oldest.id}`)).body.data);
+  }
+  expect(after).toMatchObject({ status: 'expired', reason: 'target_changed' });
+  // The hundred about the other collection were looked at by target only, and stay pending.
+  expect(await approvals.count({ status: 'pending' })).toBe(100);
+});

@@ -1,9 +1,10 @@
 // The outbox's target-watch subscriber: a pending approval whose target changes (its collection, field or item deleted,
 // recreated, or, for items and fields, changed) expires with reason `target_changed` as soon as the content change is
 // relayed, pushed as `approval-decided`, without anyone having to try to decide it (API.md, decide rules).
-// Cheap: only `content-changed` events look, only at the site's pending approvals (at most 100, one indexed query),
-// and only those whose target names the event's collection are inspected again. A failure leaves the event owed: the
-// relay retries it (re-checking is idempotent; an expiry is a compare-and-set).
+// Cheap: only `content-changed` events look, at the ids and targets of the site's pending approvals (one indexed
+// query of two small fields, every pending approval), and only those whose target names the event's collection are
+// read in full and inspected again. A failure leaves the event owed: the relay retries it (re-checking is idempotent;
+// an expiry is a compare-and-set).
 import type { Approval, ContentChange, SiteEvent } from '@lumibase/shared';
 import type { OutboxSubscriber } from '../store/outbox-subscriber.js';
 import { type ApprovalTargets, sameTarget } from '../skills/approval-targets.js';
@@ -11,7 +12,7 @@ import type { ApprovalRepository } from './approval.store.js';
 import { expire } from './approval-operations.js';
 
 export interface TargetWatchDependencies {
-  approvals(siteId: string): Pick<ApprovalRepository, 'list' | 'transition'>;
+  approvals(siteId: string): Pick<ApprovalRepository, 'pendingTargets' | 'get' | 'transition'>;
   targets: ApprovalTargets;
   clock?: () => Date;
 }
@@ -33,9 +34,11 @@ export async function expireChangedTargets(dependencies: TargetWatchDependencies
   if (event.name !== 'content-changed') return 0;
   const change = event.payload;
   const approvals = dependencies.approvals(change.siteId);
-  const concerned = (await approvals.list({ status: 'pending' })).filter((approval) => mayConcern(approval.target, change));
+  const concerned = (await approvals.pendingTargets()).filter(({ target }) => mayConcern(target, change));
   let expired = 0;
-  for (const approval of concerned) {
+  for (const { id } of concerned) {
+    const approval = await approvals.get(id);
+    if (approval?.status !== 'pending') continue;
     const changed =
       fieldChangedInPlace(approval.target, change) ||
       !sameTarget(approval.target, (await dependencies.targets.inspect(change.siteId, approval.skillName, approval.arguments)).target);

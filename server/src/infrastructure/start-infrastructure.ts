@@ -4,6 +4,7 @@ import { createClient, type RedisClientType } from 'redis';
 import type { Config } from '../config.js';
 import type { DependencyCheck } from './dependency-check.js';
 import type { Logger } from '../logger.js';
+import { applyMongooseSettings } from './mongoose-settings.js';
 import { watchMongoMonitor, wedgedHeartbeatAfterMs } from './mongo-monitor-watchdog.js';
 import { resolveMongo } from './resolve-mongo.js';
 import { resolveRedis } from './resolve-redis.js';
@@ -48,6 +49,7 @@ export async function startInfrastructure(
     heartbeatFrequencyMS: MONGO_HEARTBEAT_FREQUENCY_MS,
     bufferCommands: false,
   };
+  applyMongooseSettings(mongoose);
   const mongo = await mongoose.createConnection(resolvedMongo.uri, mongoOptions).asPromise();
   const watchdog = watchMongoMonitor(mongo, {
     uri: resolvedMongo.uri,
