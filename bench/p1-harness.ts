@@ -7,6 +7,7 @@ import { createClient, type RedisClientType } from 'redis';
 import { composeDomain } from '../server/src/compose-domain.js';
 import { loadConfig } from '../server/src/config.js';
 import { AISecureHarness, type HarnessContext } from '../server/src/harness/ai-secure-harness.js';
+import { applyMongooseSettings } from '../server/src/infrastructure/mongoose-settings.js';
 import { createLogger } from '../server/src/logger.js';
 import { testRedisUrl } from '../test/support/redis-url.js';
 import { type BenchRow, row } from './lib/report.js';
@@ -40,6 +41,8 @@ function plainModels(connection: Connection) {
 }
 
 export async function runP1(system: System): Promise<{ rows: BenchRow[]; details: Record<string, unknown> }> {
+  // As every LumiBase process runs (start-infrastructure.ts); the plain baseline shares the setting.
+  applyMongooseSettings(mongoose);
   const connection = await mongoose
     .createConnection(system.cluster.mongoUri, { dbName: `bench_p1_${randomBytes(3).toString('hex')}` })
     .asPromise();

@@ -10,7 +10,7 @@ import { type BenchRow, row } from './lib/report.js';
 import { SocketFleet } from './lib/socket-fleet.js';
 import { REPETITIONS, SETTINGS } from './lib/settings.js';
 import { median, percentile } from './lib/stats.js';
-import type { System } from './lib/system.js';
+import { cpuMillis, type System } from './lib/system.js';
 import { type CommandCounts, difference, mongoCommandCounts, monitorRedis, summariseMongo, total } from './lib/wire-counts.js';
 
 const GOAL = { op: '<=', value: 3 } as const;
@@ -26,6 +26,8 @@ export interface P7Counts {
   mongoByCommand: CommandCounts;
   redisRoundTrips: number;
   redisByCommand: CommandCounts;
+  /** CPU time per approval, by process kind, over the same window as the round trips (ms). */
+  cpuMsPerApproval: { servers: number; worker: number; mongo: number };
 }
 
 async function pingMs(ping: () => Promise<unknown>): Promise<number> {
@@ -89,6 +91,13 @@ export async function runP7(system: System): Promise<{ rows: BenchRow[]; details
     for (let index = 0; index < count; index++)
       approvals.push((await site.admin.chat(site.siteId, `create collection p7n${index}`)).approvalId);
     const monitor = await monitorRedis(system.cluster.redisUrl, [system.serverPid(0), system.serverPid(1), system.workerPid()]);
+    const cpuNow = async () => {
+      const [serverA, serverB, worker, mongo] = await Promise.all(
+        [system.serverPid(0), system.serverPid(1), system.workerPid(), system.mongoPid()].map(cpuMillis),
+      );
+      return { servers: (serverA as number) + (serverB as number), worker: worker as number, mongo: mongo as number };
+    };
+    const cpuBefore = await cpuNow();
     const mongoBefore = await mongoCommandCounts(system.db);
     for (const approvalId of approvals) {
       await site.approver.expect(200, 'POST', `/ai/approvals/${approvalId}/decide`, {
@@ -103,6 +112,7 @@ export async function runP7(system: System): Promise<{ rows: BenchRow[]; details
     // The relay of the last events may still be clearing its outbox: let it finish inside the window.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const mongoDelta = difference(await mongoCommandCounts(system.db), mongoBefore);
+    const cpuAfter = await cpuNow();
     const redisCounts = await monitor.stop();
     const mongo = summariseMongo(mongoDelta, count);
     const counts: P7Counts = {
@@ -111,6 +121,11 @@ export async function runP7(system: System): Promise<{ rows: BenchRow[]; details
       mongoByCommand: mongo.byCommand,
       redisRoundTrips: total(redisCounts) / count,
       redisByCommand: Object.fromEntries(Object.entries(redisCounts).map(([name, value]) => [name, value / count])),
+      cpuMsPerApproval: {
+        servers: (cpuAfter.servers - cpuBefore.servers) / count,
+        worker: (cpuAfter.worker - cpuBefore.worker) / count,
+        mongo: (cpuAfter.mongo - cpuBefore.mongo) / count,
+      },
     };
 
     // The path's latency, and its parts, in the same run.
@@ -123,6 +138,7 @@ export async function runP7(system: System): Promise<{ rows: BenchRow[]; details
     const ownFloor = counts.mongoRoundTrips * mongoPing + counts.redisRoundTrips * redisPing + socketHopMs;
     const leanFloor = LEAN_FLOOR.mongo * mongoPing + LEAN_FLOOR.redis * redisPing + socketHopMs;
     const measured = median(latencies);
+    const cpu = counts.cpuMsPerApproval;
     return {
       rows: [
         row({
@@ -140,7 +156,7 @@ export async function runP7(system: System): Promise<{ rows: BenchRow[]; details
           measured,
           baseline: ownFloor,
           unit: 'ms',
-          note: `floor = ${counts.mongoRoundTrips.toFixed(1)} Mongo RT (${counts.mongoWrites.toFixed(1)} writes) × ${mongoPing.toFixed(2)} + ${counts.redisRoundTrips.toFixed(1)} Redis RT × ${redisPing.toFixed(2)} + hop ${socketHopMs.toFixed(2)} ms`,
+          note: `floor = ${counts.mongoRoundTrips.toFixed(1)} Mongo RT (${counts.mongoWrites.toFixed(1)} writes) × ${mongoPing.toFixed(2)} + ${counts.redisRoundTrips.toFixed(1)} Redis RT × ${redisPing.toFixed(2)} + hop ${socketHopMs.toFixed(2)} ms; CPU per approval: servers ${cpu.servers.toFixed(1)} + worker ${cpu.worker.toFixed(1)} + MongoDB ${cpu.mongo.toFixed(1)} ms`,
         }),
         row({
           id: 'P7',

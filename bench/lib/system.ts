@@ -22,6 +22,7 @@ export interface System {
   db: Db;
   serverPid(index: number): number;
   workerPid(): number;
+  mongoPid(): number;
   newSite(): Promise<SiteWithAdmins>;
   stop(): Promise<void>;
 }
@@ -42,6 +43,7 @@ export async function startSystem(): Promise<System> {
     db,
     serverPid: (index) => cluster.servers[index]?.process.child.pid as number,
     workerPid: () => cluster.workers[0]?.child.pid as number,
+    mongoPid: () => cluster.mongoPid as number,
     async newSite() {
       const siteId = await superadmin.createSite(`Bench ${++sites}`);
       const [admin, approver] = await Promise.all([superadmin.createMember(siteId, 'admin'), superadmin.createMember(siteId, 'admin')]);
@@ -61,4 +63,17 @@ export async function residentBytes(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kib = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   return Number(kib) * 1024;
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux's usual builds). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a process has used so far, in ms (Linux; 10 ms resolution). */
+export async function cpuMillis(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime is the 14th
+  // field of the line, stime the 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }

@@ -26,6 +26,11 @@ export class Cluster {
 
   constructor(private readonly options: ClusterOptions = {}) {}
 
+  /** The embedded MongoDB's process id, once started (the bench reads its CPU time). */
+  get mongoPid(): number | undefined {
+    return this.mongo?.child.pid;
+  }
+
   get redisUrl(): string {
     return this.options.redisUrl ?? testRedisUrl();
   }
