@@ -14,13 +14,13 @@ import { type ApprovalTransition, applyTransition, owedWork, transitionUpdate } 
 import { pendingKeyOf } from './pending-key.js';
 
 export const APPROVAL_LIST_LIMIT = 100;
+const MAX_TRANSITION_ATTEMPTS = 20;
 
 /** A pending approval as the target watch first looks at it. */
 export interface PendingTarget {
   id: string;
   target: NonNullable<Approval['target']>;
 }
-const MAX_TRANSITION_ATTEMPTS = 20;
 
 /** `steps` may be left out for one step (taken from skillName, arguments, target and impact); `id` may be chosen (a plan's id is told to the model before it is stored). */
 export type NewApproval = Omit<Approval, 'id' | 'siteId' | 'revision' | 'steps'> & { steps?: ApprovalStep[]; id?: string };

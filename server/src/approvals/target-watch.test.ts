@@ -28,11 +28,11 @@ async function ask(message: string): Promise<Approval> {
 }
 
 /** Polls until the approval is no longer pending or WITHIN_MS after `changedAt` has passed (then it is still pending). */
-async function settledAfter(id: string, changedAt: number): Promise<Approval> {
-  let approval = ApprovalJson.parse((await as('GET', `/ai/approvals/${id}`)).body.data);
+async function settledAfter(id: string, changedAt: number, request: typeof as = as): Promise<Approval> {
+  let approval = ApprovalJson.parse((await request('GET', `/ai/approvals/${id}`)).body.data);
   while (approval.status === 'pending' && Date.now() < changedAt + WITHIN_MS) {
     await new Promise((wait) => setTimeout(wait, 100));
-    approval = ApprovalJson.parse((await as('GET', `/ai/approvals/${id}`)).body.data);
+    approval = ApprovalJson.parse((await request('GET', `/ai/approvals/${id}`)).body.data);
   }
   return approval;
 }
@@ -184,11 +184,7 @@ it('watches every pending approval: the oldest of 101 expires when its collectio
 
   const changedAt = Date.now();
   expect((await request('DELETE', '/collections/archive')).status).toBe(204);
-  let after = oldest;
-  while (after.status === 'pending' && Date.now() < changedAt + WITHIN_MS) {
-    await new Promise((wait) => setTimeout(wait, 100));
-    after = ApprovalJson.parse((await request('GET', `/ai/approvals/${oldest.id}`)).body.data);
-  }
+  const after = await settledAfter(oldest.id, changedAt, request);
   expect(after).toMatchObject({ status: 'expired', reason: 'target_changed' });
   // The hundred about the other collection were looked at by target only, and stay pending.
   expect(await approvals.count({ status: 'pending' })).toBe(100);

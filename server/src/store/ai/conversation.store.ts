@@ -131,15 +131,16 @@ export class ConversationStore extends SiteScopedStore implements ConversationRe
   }
 
   async heldMessages(ids: readonly string[]): Promise<Set<string>> {
-    const byHex = new Map<string, string>();
+    // By the stored id's hex form: the caller's id as it gave it (a malformed one is held by nobody).
+    const asked = new Map<string, { _id: Types.ObjectId; id: string }>();
     for (const id of ids) {
       const _id = parseObjectId(id);
-      if (_id) byHex.set(_id.toHexString(), id);
+      if (_id) asked.set(_id.toHexString(), { _id, id });
     }
-    if (byHex.size === 0) return new Set();
-    const _ids = [...byHex.keys()].map((hex) => new Types.ObjectId(hex));
+    if (asked.size === 0) return new Set();
+    const _ids = [...asked.values()].map(({ _id }) => _id);
     const held = await this.models.messages.find(this.scoped({ _id: { $in: _ids } }), { _id: 1 }).lean();
-    return new Set(held.map((document) => byHex.get(document._id.toHexString()) as string));
+    return new Set(held.map((document) => asked.get(document._id.toHexString())?.id as string));
   }
 
   private async insertMessage(_id: Types.ObjectId, conversationId: string, message: NewConversationMessage): Promise<void> {
