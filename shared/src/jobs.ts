@@ -13,6 +13,11 @@ export const SkillExecutionJob = z.object({
    * have run): on its first start, no run of this attempt can have begun (skill-execution.processor.ts).
    */
   fresh: z.literal(true).optional(),
+  /**
+   * The site's latest event seq as the deciding process knew it when it queued this job: its decision's own event,
+   * appended already. The job's first append soon after guesses its successor instead of reading the head first.
+   */
+  headSeq: z.number().int().min(1).optional(),
 });
 export type SkillExecutionJob = z.infer<typeof SkillExecutionJob>;
 

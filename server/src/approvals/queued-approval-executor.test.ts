@@ -2,10 +2,10 @@
 // read of the approval when that event never comes (pub/sub drops what is sent while a subscriber reconnects), and
 // with `executing` when the job is still running once DECIDE_WAIT_MS is up. Over the embedded MongoDB, with the
 // real outbox relay; the queue's job is the settlement a worker would write.
-import { type Approval, type SiteEvent, UnavailableError } from '@lumibase/shared';
+import { type Approval, type SiteEvent, type SkillExecutionJob, UnavailableError } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { createEventLog } from '../store/event-log.js';
+import { createEventLog, type EventLog } from '../store/event-log.js';
 import { OutboxRelay } from '../store/outbox.js';
 import { AiStores } from '../store/ai/ai-stores.js';
 import { pendingApproval } from '../testing/ai-arbitraries.js';
@@ -21,6 +21,7 @@ const decider = { id: 'u-bea', name: 'Bea' };
 
 let database: TestDatabase;
 let aiStores: AiStores;
+let eventLog: EventLog;
 const settlements = new SettledApprovals();
 /** What the relay does with an event: hand it to the decisions (as the socket server does), or lose it. */
 let deliver: (event: SiteEvent) => void = () => {};
@@ -29,7 +30,7 @@ let reads = 0;
 
 beforeAll(async () => {
   database = await openTestDatabase('queued-executor');
-  const eventLog = await createEventLog(database.connection);
+  eventLog = await createEventLog(database.connection);
   const relay = new OutboxRelay({ eventLog: eventLog.forSite, publish: (event) => deliver(event), logger });
   aiStores = new AiStores(database.connection, relay);
   await aiStores.ensureIndexes();
@@ -91,6 +92,30 @@ describe('a decision waiting for its job', () => {
     expect(answered).toEqual(await aiStores.forSite(executing.siteId).approvals.get(executing.id));
     expect(reads).toBe(0);
     expect(settlements.size()).toBe(0);
+  });
+
+  it('names in its job the seq of its decision’s own event, so that the job’s first append need not read the head', async () => {
+    const heard: SiteEvent[] = [];
+    deliver = (event) => {
+      heard.push(event);
+      settlements.observe(event);
+    };
+    const executing = await decided();
+    const queue = queueDoing(executes);
+    const add = queue.add;
+    let queued: SkillExecutionJob | undefined;
+    queue.add = (job) => {
+      queued = job;
+      return add(job);
+    };
+    const knownSeq = (siteId: string) => eventLog.forSite(siteId).knownSeq();
+    await new QueuedApprovalExecutor({ queue, stores: aiStores, settlements, waitMs: 10_000, logger, knownSeq }).execute(executing);
+    const decision = heard.find(
+      (event) =>
+        event.name === 'approval-decided' && event.payload.approval.id === executing.id && event.payload.approval.status === 'executing',
+    );
+    expect(decision?.payload.seq).toBe(2); // after the approval's creation
+    expect(queued).toEqual({ siteId: executing.siteId, approvalId: executing.id, attempt: executing.attempts, fresh: true, headSeq: 2 });
   });
 
   it('answers pending with the error when the job put it back', async () => {

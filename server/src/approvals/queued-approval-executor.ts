@@ -20,6 +20,8 @@ export interface QueuedApprovalExecutorOptions {
   /** Fed with this process's site events (compose-server.ts). */
   settlements: SettledApprovals;
   waitMs: number;
+  /** The site's latest event seq this process knows (EventLogStore.knownSeq), handed to the job as a hint. */
+  knownSeq?: (siteId: string) => number | undefined;
   /** How long a decision that heard nothing waits before reading the approval (default SETTLEMENT_READ_EVERY_MS). */
   readEveryMs?: number;
   logger: Logger;
@@ -33,7 +35,15 @@ export class QueuedApprovalExecutor implements ApprovalExecutor {
     const { queue, stores, settlements, logger, clock = () => new Date() } = this.options;
     const { approvals } = stores.forSite(approval.siteId);
     // `fresh`: this decision just started the attempt, so its job's first start is the attempt's first run.
-    const job = { siteId: approval.siteId, approvalId: approval.id, attempt: approval.attempts, fresh: true as const };
+    // `headSeq`: the decision's own event was just appended, so the worker's first append need not read the head.
+    const headSeq = this.options.knownSeq?.(approval.siteId);
+    const job = {
+      siteId: approval.siteId,
+      approvalId: approval.id,
+      attempt: approval.attempts,
+      fresh: true as const,
+      ...(headSeq ? { headSeq } : {}),
+    };
     // Watched before the job exists: its outcome cannot come before the watch.
     const watch = settlements.watch(approval);
     try {

@@ -4,7 +4,7 @@ import { Worker } from 'bullmq';
 import type { Logger } from '../logger.js';
 import { openWorkerConnection, QUEUES, WORKER_STOP_BOUND_MS } from '../queues/queue-table.js';
 import type { ApprovalJobRunner } from './approval-job-runner.js';
-import { createSkillExecutionProcessor } from './skill-execution.processor.js';
+import { createSkillExecutionProcessor, type SkillExecutionProcessorOptions } from './skill-execution.processor.js';
 
 export interface SkillExecutionWorkerOptions {
   redisUrl: string;
@@ -14,6 +14,7 @@ export interface SkillExecutionWorkerOptions {
   concurrency: number;
   /** How long a worker holds a job before another may take it over (JOB_LOCK_MS). */
   lockMs: number;
+  heard?: SkillExecutionProcessorOptions['heard'];
 }
 
 export interface SkillExecutionWorker {
@@ -29,9 +30,10 @@ export function createSkillExecutionWorker({
   logger,
   concurrency,
   lockMs,
+  heard,
 }: SkillExecutionWorkerOptions): SkillExecutionWorker {
   const connection = openWorkerConnection(redisUrl, logger, 'worker');
-  const worker = new Worker(QUEUES.skillExecution.name, createSkillExecutionProcessor({ runner, logger }), {
+  const worker = new Worker(QUEUES.skillExecution.name, createSkillExecutionProcessor({ runner, logger, ...(heard ? { heard } : {}) }), {
     connection,
     prefix,
     ...QUEUES.skillExecution.worker({ concurrency, lockMs }),

@@ -24,6 +24,8 @@ interface Known<T> {
   contended: boolean;
   /** When this process last appended here. */
   appendedAt: number;
+  /** When this process last heard of another process's append, the latest it knows (see `heard`). */
+  heardAt: number;
 }
 
 /**
@@ -53,7 +55,27 @@ export class CachedHeads<T extends Head> {
   learn(siteId: string, head: T): void {
     const known = this.heads.get(siteId);
     if (known && known.head.seq > head.seq) return;
-    this.heads.set(siteId, { head, learnedAt: this.now(), contended: known?.contended ?? false, appendedAt: known?.appendedAt ?? 0 });
+    this.heads.set(siteId, {
+      head,
+      learnedAt: this.now(),
+      contended: known?.contended ?? false,
+      appendedAt: known?.appendedAt ?? 0,
+      heardAt: known?.heardAt ?? 0,
+    });
+  }
+
+  /**
+   * Another process appended `head` at `at` (its event reached this process, or a job it queued named it). A site
+   * this process knows learns it, and its next append within BURST_MS of `at` guesses the successor instead of reading
+   * first: the head was the other process's a moment ago, as after an append of this one's own. A site never seen
+   * here is left unknown (nothing is kept for every site whose events pass by). Like `learn`, `head` must exist or
+   * have existed.
+   */
+  heard(siteId: string, head: T, at = this.now()): void {
+    if (!this.heads.has(siteId)) return;
+    this.learn(siteId, head);
+    const known = this.heads.get(siteId);
+    if (known && known.head.seq === head.seq) known.heardAt = Math.max(known.heardAt, at);
   }
 
   /** This process appended `head` (or learned it from its own append's head update). */
@@ -73,12 +95,13 @@ export class CachedHeads<T extends Head> {
    * Whether an append should read the head before inserting rather than guess the cached head's successor: when
    * processes take turns on a site (an API server deciding, a worker executing), the first append of each turn
    * would have its guess refused, which costs a refused insert on top of the read. So on a contended site the first
-   * append after a pause reads; the rest of its burst guesses. Whatever is tried is the successor of the cached
-   * head or of a later one read, so the choice changes the round trips, never the seq an append can get.
+   * append after a pause reads; the rest of its burst guesses, as does an append just after another process's was
+   * heard of. Whatever is tried is the successor of the cached head or of a later one read, so the choice changes the
+   * round trips, never the seq an append can get.
    */
   readFirst(siteId: string): boolean {
     const known = this.heads.get(siteId);
-    return known?.contended === true && this.now() - known.appendedAt > BURST_MS;
+    return known?.contended === true && this.now() - Math.max(known.appendedAt, known.heardAt) > BURST_MS;
   }
 
   /** A head read before an append: one that has not moved past the cached head shows the site quiet again. */

@@ -78,6 +78,23 @@ describe('EventLogStore', () => {
     expect((stored!.payload as unknown as { approval: unknown }).approval).toEqual(approval);
   });
 
+  it('keeps nothing of a site it never appended to when it hears of another process’s event there', async () => {
+    const watched = await openWatchedConnection(database);
+    try {
+      const siteId = newSite();
+      const a = new EventLogStore(registerSiteEventModels(watched.connection), siteId, new AppendQueues());
+      const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
+      await b.append({ eventId: 'b1', event: itemCreated('b1') });
+      a.heard((await b.append({ eventId: 'b2', event: itemCreated('b2') })).payload.seq);
+      expect(a.knownSeq()).toBeUndefined();
+      watched.take();
+      expect((await a.append({ eventId: 'a1', event: itemCreated('a1') })).payload.seq).toBe(3);
+      expect(watched.take()).toEqual(['find site_events', 'find site_event_heads', 'insert site_events', 'findAndModify site_event_heads']);
+    } finally {
+      await watched.close();
+    }
+  });
+
   describe('when the process appended to the site before', () => {
     it('takes the next seq without reading the log or its head: one insert and one head update', async () => {
       const watched = await openWatchedConnection(database);
@@ -151,6 +168,39 @@ describe('EventLogStore', () => {
         watched.take();
         expect(await append(a, 'a7')).toBe(10);
         expect(watched.take()).toEqual(['insert site_events', 'findAndModify site_event_heads']);
+        expect((await a.listAfter(0)).map((event) => event.payload.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      } finally {
+        await watched.close();
+      }
+    });
+
+    it('guesses right after hearing of another process’s append, and reads first when what it heard is old', async () => {
+      const watched = await openWatchedConnection(database);
+      try {
+        const siteId = newSite();
+        const a = new EventLogStore(registerSiteEventModels(watched.connection), siteId, new AppendQueues());
+        const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
+        const append = async (store: EventLogStore, eventId: string) =>
+          (await store.append({ eventId, event: itemCreated(eventId) })).payload.seq;
+        await takeTurns({ a, b, watched, append, entries: 'site_events', heads: 'site_event_heads' });
+        // b's event reaches a (a socket server hears it, a worker's job names it): a's turn starts with its successor.
+        const b3 = await append(b, 'b3');
+        await pastBurst();
+        a.heard(b3);
+        expect(a.knownSeq()).toBe(7);
+        watched.take();
+        expect(await append(a, 'a5')).toBe(8);
+        expect(watched.take()).toEqual(['insert site_events', 'findAndModify site_event_heads']);
+        // Heard of long ago (a job that waited in the queue): the turn reads the head first, as without it.
+        const b4 = await append(b, 'b4');
+        await pastBurst();
+        a.heard(b4, Date.now() - 1_000);
+        watched.take();
+        expect(await append(a, 'a6')).toBe(10);
+        expect(watched.take()).toEqual(['find site_event_heads', 'insert site_events', 'findAndModify site_event_heads']);
+        // A seq behind what it knows changes nothing.
+        a.heard(3);
+        expect(a.knownSeq()).toBe(10);
         expect((await a.listAfter(0)).map((event) => event.payload.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       } finally {
         await watched.close();

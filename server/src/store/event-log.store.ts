@@ -94,6 +94,20 @@ export class EventLogStore extends SiteScopedStore {
   }
 
   /**
+   * Another process appended `seq` here at `at` (its event reached this process's sockets, or the job it queued named
+   * it): this process's next append guesses its successor rather than reading the head first (CachedHeads.heard).
+   * Only ever a seq that was appended.
+   */
+  heard(seq: number, at?: number): void {
+    cachedHeadsFor<Head>(this.models.SiteEvent).heard(this.siteId, { seq }, at);
+  }
+
+  /** The latest seq this process knows the site has (appended here or heard of), without reading; undefined if none. */
+  knownSeq(): number | undefined {
+    return cachedHeadsFor<Head>(this.models.SiteEvent).get(this.siteId)?.seq;
+  }
+
+  /**
    * Moves the site's webhooks generation, after a webhook was created or removed: every append whose head update
    * returns the new generation comes after this, hence after the change (see webhooks-subscriber.ts).
    */
