@@ -238,7 +238,8 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
         .findOneAndUpdate(this.scoped({ _id, status: transition.from, revision: approval.revision }), update, { new: true })
         .lean<StoredApproval>();
       if (document) {
-        await this.relay.relay(this.models.approvals, _id, document);
+        // Answered once its event has its seq (what the caller queues or appends next comes after it).
+        await this.relay.relay(this.models.approvals, _id, document, { answerOnceInserted: true });
         return toApproval(document);
       }
       // Another transition from the same state won, or something else moved the revision: read again.

@@ -60,6 +60,8 @@ const TITLE: Field = { name: 'title', type: 'string', required: true };
 async function siteWithPosts(): Promise<string> {
   const siteId = (await stores.sites.create(`Create item ${randomUUID().slice(0, 8)}`)).id;
   await collections.create(siteId, { name: 'posts', fields: [TITLE] });
+  // The collection's event is relayed on after its creation answered: done before a test counts commands.
+  await stores.relay.idle();
   return siteId;
 }
 

@@ -128,7 +128,8 @@ export class CollectionStore extends SiteScopedStore {
         }),
       ]);
       const written = created!.toObject() as unknown as StoredCollection;
-      await this.relay.relay(this.collections, _id, written);
+      // Answered once its event has its seq: its subscribers (embeddings, webhooks, the target watch) follow.
+      await this.relay.relay(this.collections, _id, written, { answerOnceInserted: true });
       return toCollection(written);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;

@@ -159,6 +159,8 @@ export class EventLogStore extends SiteScopedStore {
         });
         // The driver's insert: every field is set here, typed, and the indexes are the checks that matter.
         await this.models.SiteEvent.collection.insertOne(document);
+        // The seq is taken: what this process knows of the site (knownSeq) includes it before the head update.
+        heads.appended(this.siteId, { seq });
         const event = this.toEvent(document);
         inserted?.(event);
         const head = await this.advanceHead(seq);

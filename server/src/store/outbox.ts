@@ -81,6 +81,22 @@ export interface RelayOptions {
    * Absent: the caller waits for all of it.
    */
   eventsAfterAnswer?: boolean;
+  /**
+   * The caller answers once the owed work is done and every event the document owes is in the log at its seq (and
+   * published): whatever the caller appends next is numbered after them. The head update, the subscribers and the
+   * clearing follow after it answered; until the events are cleared they stay owed, relayed again idempotently as
+   * above. Absent: the caller waits for all of it.
+   */
+  answerOnceInserted?: boolean;
+}
+
+/** A promise and its resolve (Promise.withResolvers is Node 22). */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }
 
 export class OutboxRelay {
@@ -112,24 +128,25 @@ export class OutboxRelay {
     const key = `${model.collection.name}:${String(id)}`;
     // One relay per document at a time in this process: they would only race each other.
     const previous = this.inFlight.get(key) ?? Promise.resolve();
-    let workDone!: () => void;
-    const answered = new Promise<void>((resolve) => {
-      workDone = resolve;
-    });
+    const workDone = signal();
+    const eventsInserted = signal();
     const next = previous
-      .then(() => this.relayNow(model, id, written, workDone))
+      .then(() => this.relayNow(model, id, written, { workDone: workDone.resolve, eventsInserted: eventsInserted.resolve }))
       .catch((error: unknown) => {
         this.options.logger.warn(
           { err: error, collection: model.collection.name, id: String(id) },
           'event relay failed; the reconciler will retry',
         );
       })
-      .finally(workDone);
+      .finally(() => {
+        workDone.resolve();
+        eventsInserted.resolve();
+      });
     this.inFlight.set(key, next);
     void next.then(() => {
       if (this.inFlight.get(key) === next) this.inFlight.delete(key);
     });
-    await (options.eventsAfterAnswer ? answered : next);
+    await (options.eventsAfterAnswer ? workDone.promise : options.answerOnceInserted ? eventsInserted.promise : next);
   }
 
   /** Resolves once every relay this process has begun so far is over (shutdown, and tests that read what was relayed). */
@@ -153,17 +170,28 @@ export class OutboxRelay {
     return visited;
   }
 
-  /** `workDone`: called once the owed work is done (a caller relaying events after it answered answers then). */
-  private async relayNow(model: OwingModel, id: Types.ObjectId | string, written?: OwingDocument, workDone?: () => void): Promise<void> {
+  /**
+   * `workDone`: called once the owed work is done; `eventsInserted`: once every owed event is in the log as well (the
+   * points a caller relaying after it answered answers at).
+   */
+  private async relayNow(
+    model: OwingModel,
+    id: Types.ObjectId | string,
+    written: OwingDocument | undefined,
+    { workDone, eventsInserted }: { workDone: () => void; eventsInserted: () => void },
+  ): Promise<void> {
     const document = written ?? (await model.findById(id, { siteId: 1, outbox: 1, deletedAt: 1 }).lean<OwingDocument>());
     if (!document) return;
     const work = this.work.get(model);
     const drained = (await work?.drain(document._id, written)) ?? {};
-    workDone?.();
+    workDone();
     const log = this.options.eventLog(document.siteId.toString());
     const relayed: string[] = [];
+    const entries = document.outbox ?? [];
+    if (entries.length === 0) eventsInserted();
     try {
-      for (const entry of document.outbox ?? []) {
+      for (const [index, entry] of entries.entries()) {
+        const last = index === entries.length - 1;
         // Sockets get the event as soon as its insert is acknowledged (the log they catch up from holds it), not
         // after the head update, the dispatch and the bookkeeping round trips below. A retry of this entry appends
         // nothing new and publishes the same seq again, which every socket's stream drops (seq ≤ the last it sent).
@@ -173,9 +201,11 @@ export class OutboxRelay {
           (inserted) => {
             published = true;
             this.options.publish(inserted);
+            if (last) eventsInserted();
           },
         );
         if (!published) this.options.publish(event);
+        if (last) eventsInserted();
         await this.options.onAppended?.(event, entry.eventId, head);
         relayed.push(entry.eventId);
       }
