@@ -52,4 +52,26 @@ describe('the relay of an approval status change', () => {
     expect(stored?.owedAudit ?? []).toEqual([]);
     expect((await audit.verify()).valid).toBe(true);
   });
+
+  it('lands its audit entry and its note side by side, the note not waiting for the audit chain', async () => {
+    const siteId = freshSiteId();
+    const { approvals, audit, conversations } = stores.forSite(siteId);
+    const conversation = await conversations.create({ userId: 'u1', title: 'Tidy up', at: new Date() });
+    const approval = await approvals.insert(
+      pendingApproval({ context: { message: 'delete collection posts', conversationId: conversation.id } }),
+    );
+    const executing = await startExecution(approvals, approval, { actor, at: new Date() });
+    watched.take();
+    await settle(approvals, executing!, { outcome: { ok: true, result: { deleted: 'posts' } }, at: new Date() });
+    const sent = watched.take();
+    // The note's insert goes out before the audit entry's head update is back: one after the other, it would follow it.
+    expect(sent.indexOf('insert ai_messages')).toBeGreaterThan(-1);
+    expect(sent.indexOf('insert ai_messages')).toBeLessThan(sent.indexOf('findAndModify ai_audit_heads'));
+    expect((await audit.ofApproval(approval.id)).map((entry) => entry.action)).toEqual(['approved']);
+    const notes = await conversations.listMessages(conversation.id, { limit: 10 });
+    expect(notes.map((note) => note.content)).toEqual([expect.stringContaining('was approved and ran')]);
+    const stored = await watched.connection.collection('ai_approvals').findOne({ _id: new Types.ObjectId(approval.id) });
+    expect([...(stored?.owedAudit ?? []), ...(stored?.owedNotes ?? [])]).toEqual([]);
+    expect((await audit.verify()).valid).toBe(true);
+  });
 });

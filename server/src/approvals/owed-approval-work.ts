@@ -71,40 +71,48 @@ export function owedApprovalWork(
       if (!document) return;
       const siteId = document.siteId.toString();
       const audit = new AuditStore(models, siteId);
-      for (const owed of document.owedAudit ?? []) {
-        await audit.appendOnce(owed.entryId.toHexString(), {
-          action: owed.action,
-          ...(owed.skillName != null ? { skillName: owed.skillName } : {}),
-          ...(owed.approvalId != null ? { approvalId: owed.approvalId } : {}),
-          actor: actorRefOf(owed.actor),
-          ...(owed.detailJson != null ? { detail: decodeJson(owed.detailJson) as Record<string, unknown> } : {}),
-          createdAt: toIso(owed.createdAt),
-        });
-      }
+      const appendAudit = async () => {
+        for (const owed of document.owedAudit ?? []) {
+          await audit.appendOnce(owed.entryId.toHexString(), {
+            action: owed.action,
+            ...(owed.skillName != null ? { skillName: owed.skillName } : {}),
+            ...(owed.approvalId != null ? { approvalId: owed.approvalId } : {}),
+            actor: actorRefOf(owed.actor),
+            ...(owed.detailJson != null ? { detail: decodeJson(owed.detailJson) as Record<string, unknown> } : {}),
+            createdAt: toIso(owed.createdAt),
+          });
+        }
+      };
       const conversations = new ConversationStore(models, siteId);
       const unqueued: string[] = [];
-      for (const owed of document.owedNotes ?? []) {
-        await conversations.appendMessageOnce(owed.messageId.toHexString(), owed.conversationId, {
-          role: 'assistant',
-          content: owed.content,
-          ...(owed.resultsJson != null ? { results: decodeJson(owed.resultsJson) as SkillOutcome[] } : {}),
-          createdAt: toIso(owed.createdAt),
-        });
-        if (continueRun) {
-          try {
-            await continueRun({ siteId, approvalId: document._id.toHexString(), noteId: owed.messageId.toHexString() });
-          } catch {
-            // Redis refused it: the note stays owed (the events below still go) and a later pass queues it.
-            unqueued.push(owed.messageId.toHexString());
+      const appendNotes = async () => {
+        for (const owed of document.owedNotes ?? []) {
+          await conversations.appendMessageOnce(owed.messageId.toHexString(), owed.conversationId, {
+            role: 'assistant',
+            content: owed.content,
+            ...(owed.resultsJson != null ? { results: decodeJson(owed.resultsJson) as SkillOutcome[] } : {}),
+            createdAt: toIso(owed.createdAt),
+          });
+          if (continueRun) {
+            try {
+              await continueRun({ siteId, approvalId: document._id.toHexString(), noteId: owed.messageId.toHexString() });
+            } catch {
+              // Redis refused it: the note stays owed (the events below still go) and a later pass queues it.
+              unqueued.push(owed.messageId.toHexString());
+            }
           }
         }
-      }
-      const audited = (document.owedAudit ?? []).map((owed) => owed.entryId);
-      const noted = (document.owedNotes ?? []).map((owed) => owed.messageId).filter((id) => !unqueued.includes(id.toHexString()));
-      if (audited.length === 0 && noted.length === 0) return undefined;
+      };
+      // The audit chain and the conversation are apart: both at once, each in its own order. Either failing leaves
+      // everything owed (nothing is cleared) once both are over; the next pass finds what landed by its id.
+      const [audited, noted] = await Promise.allSettled([appendAudit(), appendNotes()]);
+      for (const done of [audited, noted]) if (done.status === 'rejected') throw done.reason;
+      const auditIds = (document.owedAudit ?? []).map((owed) => owed.entryId);
+      const noteIds = (document.owedNotes ?? []).map((owed) => owed.messageId).filter((id) => !unqueued.includes(id.toHexString()));
+      if (auditIds.length === 0 && noteIds.length === 0) return undefined;
       // Cleared with the approval's relayed events, in one write (OutboxRelay). A crash before it only means the next
       // pass finds them there already.
-      return { owedAudit: { entryId: { $in: audited } }, owedNotes: { messageId: { $in: noted } } };
+      return { owedAudit: { entryId: { $in: auditIds } }, owedNotes: { messageId: { $in: noteIds } } };
     },
   };
 }
