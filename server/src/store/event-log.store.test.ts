@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { pastBurst, takeTurns } from '../testing/take-turns.js';
-import { openWatchedConnection } from '../testing/watched-connection.js';
+import { openWatchedConnection, type WatchedConnection } from '../testing/watched-connection.js';
 import { HEAD_TRUST_MS } from './cached-head.js';
 import { AppendQueues, EventLogStore } from './event-log.store.js';
 import { registerSiteEventModels } from './models/site-event.model.js';
@@ -19,6 +19,18 @@ const itemCreated = (id: string) => ({
   name: 'content-changed' as const,
   body: { kind: 'item' as const, action: 'created' as const, collection: 'posts', id },
 });
+
+const appendSeq = async (store: EventLogStore, eventId: string) =>
+  (await store.append({ eventId, event: itemCreated(eventId) })).payload.seq;
+
+/** Two processes' logs of a new site, `a` over `watched`, once they took turns (takeTurns: seqs 1 to 6 taken). */
+async function afterTurns(watched: WatchedConnection) {
+  const siteId = newSite();
+  const a = new EventLogStore(registerSiteEventModels(watched.connection), siteId, new AppendQueues());
+  const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
+  await takeTurns({ a, b, watched, append: appendSeq, entries: 'site_events', heads: 'site_event_heads' });
+  return { a, b, append: appendSeq };
+}
 
 describe('EventLogStore', () => {
   it('numbers a site’s first event 1 and each next one +1', async () => {
@@ -151,12 +163,7 @@ describe('EventLogStore', () => {
     it('when processes take turns, reads the head before the first append of each turn instead of guessing', async () => {
       const watched = await openWatchedConnection(database);
       try {
-        const siteId = newSite();
-        const a = new EventLogStore(registerSiteEventModels(watched.connection), siteId, new AppendQueues());
-        const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
-        const append = async (store: EventLogStore, eventId: string) =>
-          (await store.append({ eventId, event: itemCreated(eventId) })).payload.seq;
-        await takeTurns({ a, b, watched, append, entries: 'site_events', heads: 'site_event_heads' });
+        const { a, b, append } = await afterTurns(watched);
         await append(b, 'b3');
         await pastBurst();
         expect(await append(a, 'a5')).toBe(8);
@@ -177,12 +184,7 @@ describe('EventLogStore', () => {
     it('guesses right after hearing of another process’s append, and reads first when what it heard is old', async () => {
       const watched = await openWatchedConnection(database);
       try {
-        const siteId = newSite();
-        const a = new EventLogStore(registerSiteEventModels(watched.connection), siteId, new AppendQueues());
-        const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
-        const append = async (store: EventLogStore, eventId: string) =>
-          (await store.append({ eventId, event: itemCreated(eventId) })).payload.seq;
-        await takeTurns({ a, b, watched, append, entries: 'site_events', heads: 'site_event_heads' });
+        const { a, b, append } = await afterTurns(watched);
         // b's event reaches a (a socket server hears it, a worker's job names it): a's turn starts with its successor.
         const b3 = await append(b, 'b3');
         await pastBurst();
