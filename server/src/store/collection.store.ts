@@ -116,18 +116,20 @@ export class CollectionStore extends SiteScopedStore {
   async create(collection: { name: string; label?: string; fields: Field[]; operationId?: string }): Promise<CollectionRecord> {
     try {
       const _id = new Types.ObjectId();
-      const [created] = await this.collections.create([
-        this.owned({
-          _id,
-          outbox: [owe({ name: 'content-changed', body: { kind: 'collection', action: 'created', collection: collection.name } })],
-          name: collection.name,
-          ...(collection.label !== undefined ? { label: collection.label } : {}),
-          fields: collection.fields.map(encodeField),
-          revision: 0,
-          ...(collection.operationId !== undefined ? { operationId: collection.operationId } : {}),
-        }),
-      ]);
-      const written = created!.toObject() as unknown as StoredCollection;
+      const at = new Date();
+      // Every field set here, as the schema would (timestamps included): inserted as it is, without a mongoose document.
+      const written: StoredCollection = this.owned({
+        _id,
+        outbox: [owe({ name: 'content-changed', body: { kind: 'collection', action: 'created', collection: collection.name } })],
+        name: collection.name,
+        ...(collection.label !== undefined ? { label: collection.label } : {}),
+        fields: collection.fields.map(encodeField),
+        revision: 0,
+        ...(collection.operationId !== undefined ? { operationId: collection.operationId } : {}),
+        createdAt: at,
+        updatedAt: at,
+      });
+      await this.collections.insertMany([written], { lean: true });
       // Answered once its event has its seq: its subscribers (embeddings, webhooks, the target watch) follow.
       await this.relay.relay(this.collections, _id, written, { answerOnceInserted: true });
       return toCollection(written);

@@ -36,6 +36,43 @@ describe('createStores', () => {
   });
 });
 
+describe('a collection created', () => {
+  it('is stored with its site, fields, revision, operation and times, and refuses its name again unless the same operation asks', async () => {
+    const siteId = await newSiteId();
+    const { collections } = stores.forSite(siteId);
+    const before = Date.now();
+    const fields = [{ name: 'title', type: 'string' as const, required: true, options: { maxLength: 80 } }];
+    const created = await collections.create({ name: 'posts', label: 'Posts', fields, operationId: 'op-1' });
+    await stores.relay.idle();
+    const stored = await database.connection.collection('cms_collections').findOne({ _id: new Types.ObjectId(created.id) });
+    expect(stored).toMatchObject({
+      siteId: new Types.ObjectId(siteId),
+      name: 'posts',
+      label: 'Posts',
+      revision: 0,
+      operationId: 'op-1',
+      outbox: [],
+    });
+    // Options are kept as JSON text (json-codec.ts): any key a field's options hold is safe to store.
+    expect(stored!.fields).toEqual([{ name: 'title', type: 'string', required: true, options: { json: '{"maxLength":80}' } }]);
+    expect(stored!.createdAt).toBeInstanceOf(Date);
+    expect(stored!.createdAt.getTime()).toBeGreaterThanOrEqual(before);
+    expect(stored!.updatedAt).toEqual(stored!.createdAt);
+    expect(created).toMatchObject({ name: 'posts', label: 'Posts', fields, revision: 0, operationId: 'op-1', restoredTrashIds: [] });
+    expect(created.createdAt).toBe(stored!.createdAt.toISOString());
+    expect(await collections.findByName('posts')).toEqual(created);
+    // Without a label or an operation, neither is stored (not even as null).
+    const plain = await collections.create({ name: 'notes', fields: [] });
+    const storedPlain = await database.connection.collection('cms_collections').findOne({ _id: new Types.ObjectId(plain.id) });
+    expect(storedPlain).not.toHaveProperty('label');
+    expect(storedPlain).not.toHaveProperty('operationId');
+
+    expect(await collections.create({ name: 'posts', fields: [], operationId: 'op-1' })).toEqual(created);
+    await expect(collections.create({ name: 'posts', fields: [], operationId: 'op-2' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(collections.create({ name: 'posts', fields: [] })).rejects.toBeInstanceOf(ConflictError);
+  });
+});
+
 describe('site-scoped stores', () => {
   it('cannot be built without a well-formed site id', () => {
     expect(() => stores.forSite('not-an-id')).toThrow(TypeError);
