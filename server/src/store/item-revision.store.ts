@@ -112,7 +112,10 @@ export function itemRevisionWork(items: CmsItemModel, revisions: ItemRevisionMod
       const copied: number[] = [];
       for (const owed of document?.owedRevisions ?? []) {
         try {
-          await revisions.create({ ...owed, siteId: document!.siteId, collectionId: document!.collectionId, itemId: document!._id });
+          // Owed as the schema stores it (written by the item's store, or read back): inserted as it is.
+          await revisions.insertMany([{ ...owed, siteId: document!.siteId, collectionId: document!.collectionId, itemId: document!._id }], {
+            lean: true,
+          });
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
         }

@@ -107,20 +107,21 @@ export class ItemStore extends SiteScopedStore {
       const _id = new Types.ObjectId();
       // The item and its first revision record one time, so that the item as created can be told from either.
       const at = new Date();
-      const [created] = await this.items.create([
-        this.owned({
-          _id,
-          collectionId: parseObjectId(collection.id),
-          data: encodeRecord(data),
-          ...(operationId !== undefined ? { operationId } : {}),
-          revision: 1,
-          createdAt: at,
-          updatedAt: at,
-          owedRevisions: [oweRevision(1, 'created', data, { ...meta, ...(operationId !== undefined ? { operationId } : {}) }, at)],
-          outbox: [this.owe('created', collection.name, _id.toString(), 1)],
-        }),
-      ]);
-      const written = created!.toObject() as unknown as StoredItem;
+      const collectionId = parseObjectId(collection.id);
+      if (!collectionId) throw new TypeError(`not a collection id: ${collection.id}`);
+      // Every field set here, as the schema would: inserted as it is, without a mongoose document (a third of the CPU).
+      const written: StoredItem = this.owned({
+        _id,
+        collectionId,
+        data: encodeRecord(data),
+        ...(operationId !== undefined ? { operationId } : {}),
+        revision: 1,
+        createdAt: at,
+        updatedAt: at,
+        owedRevisions: [oweRevision(1, 'created', data, { ...meta, ...(operationId !== undefined ? { operationId } : {}) }, at)],
+        outbox: [this.owe('created', collection.name, _id.toString(), 1)],
+      });
+      await this.items.insertMany([written], { lean: true });
       await this.relay.relay(this.items, _id, written, AFTER_ANSWER);
       return toItem(written);
     } catch (error) {

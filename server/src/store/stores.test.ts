@@ -73,6 +73,51 @@ describe('a collection created', () => {
   });
 });
 
+describe('an item inserted', () => {
+  it('is stored with its site, collection, data, revision and times, and its first revision beside it once relayed', async () => {
+    const siteId = await newSiteId();
+    const site = stores.forSite(siteId);
+    const posts = await site.collections.create({ name: 'posts', fields: [] });
+    const actor = { id: 'u-ada', name: 'Ada' };
+    const item = await site.items.insert(posts, { title: 'Hello', tags: ['a', 'b'] }, 'op-7', {
+      actor,
+      via: 'copilot',
+      approvalId: 'ap-1',
+    });
+    await stores.relay.idle();
+    const db = database.connection;
+    const stored = await db.collection('cms_items').findOne({ _id: new Types.ObjectId(item.id) });
+    expect(stored).toMatchObject({
+      siteId: new Types.ObjectId(siteId),
+      collectionId: new Types.ObjectId(posts.id),
+      revision: 1,
+      operationId: 'op-7',
+      outbox: [],
+      owedRevisions: [],
+    });
+    expect(stored!.createdAt).toBeInstanceOf(Date);
+    expect(stored!.updatedAt).toEqual(stored!.createdAt);
+    expect(item).toMatchObject({ data: { title: 'Hello', tags: ['a', 'b'] }, revision: 1, createdAt: stored!.createdAt.toISOString() });
+    expect(await site.items.findById(posts.id, item.id)).toEqual(item);
+    const revision = await db.collection('item_revisions').findOne({ itemId: new Types.ObjectId(item.id) });
+    expect(revision).toMatchObject({
+      siteId: new Types.ObjectId(siteId),
+      collectionId: new Types.ObjectId(posts.id),
+      revision: 1,
+      action: 'created',
+      actor,
+      via: 'copilot',
+      approvalId: 'ap-1',
+      operationId: 'op-7',
+      createdAt: stored!.createdAt,
+    });
+    expect(JSON.parse(revision!.dataJson)).toEqual({ title: 'Hello', tags: ['a', 'b'] });
+    // The same operation again answers with the same item; nothing is inserted twice.
+    expect(await site.items.insert(posts, { title: 'Again' }, 'op-7')).toEqual(item);
+    expect(await db.collection('cms_items').countDocuments({ siteId: new Types.ObjectId(siteId) })).toBe(1);
+  });
+});
+
 describe('site-scoped stores', () => {
   it('cannot be built without a well-formed site id', () => {
     expect(() => stores.forSite('not-an-id')).toThrow(TypeError);
