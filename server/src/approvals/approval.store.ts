@@ -239,7 +239,7 @@ export class ApprovalStore extends SiteScopedStore implements ApprovalRepository
         .lean<StoredApproval>();
       if (document) {
         // Answered once its event has its seq (what the caller queues or appends next comes after it).
-        await this.relay.relay(this.models.approvals, _id, document, { answerOnceInserted: true });
+        await this.relay.relay(this.models.approvals, _id, document, { answerWhen: 'events-inserted' });
         return toApproval(document);
       }
       // Another transition from the same state won, or something else moved the revision: read again.

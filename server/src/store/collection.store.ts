@@ -131,7 +131,7 @@ export class CollectionStore extends SiteScopedStore {
       });
       await this.collections.insertMany([written], { lean: true });
       // Answered once its event has its seq: its subscribers (embeddings, webhooks, the target watch) follow.
-      await this.relay.relay(this.collections, _id, written, { answerOnceInserted: true });
+      await this.relay.relay(this.collections, _id, written, { answerWhen: 'events-inserted' });
       return toCollection(written);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;

@@ -45,7 +45,7 @@ const DEFAULT_META: RevisionMeta = { actor: SYSTEM_ACTOR, via: 'rest' };
  * An item write answers once its revision is stored (what reads after it see: the item, its history, its undo); its
  * event is relayed after the answer, durable in the item's outbox meanwhile (outbox.ts, RelayOptions).
  */
-const AFTER_ANSWER = { eventsAfterAnswer: true } as const;
+const AFTER_ANSWER = { answerWhen: 'work-done' } as const;
 
 /** Matches the item while its revision is still `revision`: concurrent changes get consecutive numbers. */
 function atRevision(revision: number) {

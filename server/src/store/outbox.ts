@@ -75,19 +75,17 @@ export interface OutboxRelayOptions {
 /** How much of a relay its caller waits for. */
 export interface RelayOptions {
   /**
-   * The caller answers once the owed work (an item's revisions) is done; the events are appended, published and
-   * cleared after it answered. They are durable already (owed in the document the caller wrote); until they are
-   * cleared, a later relay of the same document or the reconciler's `relayAll` relays them again, idempotently.
-   * Absent: the caller waits for all of it.
+   * When the caller goes on; absent: once all of it is done (events appended, handed to subscribers, cleared).
+   * - `work-done`: once the owed work (an item's revisions) is done; the events are appended, published and cleared
+   *   after it answered.
+   * - `events-inserted`: once the owed work is done and every event the document owes is in the log at its seq (and
+   *   published), so whatever the caller appends next is numbered after them; the head update, the subscribers and
+   *   the clearing follow.
+   *
+   * Either way the events are durable already (owed in the document the caller wrote); until they are cleared, a
+   * later relay of the same document or the reconciler's `relayAll` relays them again, idempotently.
    */
-  eventsAfterAnswer?: boolean;
-  /**
-   * The caller answers once the owed work is done and every event the document owes is in the log at its seq (and
-   * published): whatever the caller appends next is numbered after them. The head update, the subscribers and the
-   * clearing follow after it answered; until the events are cleared they stay owed, relayed again idempotently as
-   * above. Absent: the caller waits for all of it.
-   */
-  answerOnceInserted?: boolean;
+  answerWhen?: 'work-done' | 'events-inserted';
 }
 
 /** A promise and its resolve (Promise.withResolvers is Node 22). */
@@ -146,7 +144,8 @@ export class OutboxRelay {
     void next.then(() => {
       if (this.inFlight.get(key) === next) this.inFlight.delete(key);
     });
-    await (options.eventsAfterAnswer ? workDone.promise : options.answerOnceInserted ? eventsInserted.promise : next);
+    const answered = { 'work-done': workDone.promise, 'events-inserted': eventsInserted.promise };
+    await (options.answerWhen ? answered[options.answerWhen] : next);
   }
 
   /** Resolves once every relay this process has begun so far is over (shutdown, and tests that read what was relayed). */
