@@ -66,14 +66,14 @@ export async function composeServer({
   // Every event this process hears moves its idea of the site's head, so its own next append guesses the seq after it.
   const stopObserving = sockets?.server.observe((event) => {
     settlements.observe(event);
-    domain.eventLog.forSite(event.payload.siteId).heard(event.payload.seq);
+    domain.eventLog.heard(event.payload.siteId, event.payload.seq);
   });
   const approvalExecutor = new QueuedApprovalExecutor({
     queue,
     stores: domain.aiStores,
     settlements,
     waitMs: config.DECIDE_WAIT_MS,
-    knownSeq: (siteId) => domain.eventLog.forSite(siteId).knownSeq(),
+    knownSeq: domain.eventLog.knownSeq,
     logger,
   });
   // The Copilot's routers (`/ai`) join here, built over the domain, and act in the X-Site-Id site.

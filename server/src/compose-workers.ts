@@ -108,7 +108,7 @@ export function composeWorkers({ config, logger, infrastructure, parts = {} }: C
       logger,
       concurrency: config.WORKER_CONCURRENCY,
       lockMs: config.JOB_LOCK_MS,
-      heard: (siteId, seq, at) => domain.eventLog.forSite(siteId).heard(seq, at),
+      heard: domain.eventLog.heard,
     });
     // Site events become signed deliveries to the sites' webhooks, one at a time in seq order.
     const webhooks = createWebhooksWorker({

@@ -108,7 +108,7 @@ describe('a decision waiting for its job', () => {
       queued = job;
       return add(job);
     };
-    const knownSeq = (siteId: string) => eventLog.forSite(siteId).knownSeq();
+    const { knownSeq } = eventLog;
     await new QueuedApprovalExecutor({ queue, stores: aiStores, settlements, waitMs: 10_000, logger, knownSeq }).execute(executing);
     const decision = heard.find(
       (event) =>

@@ -20,7 +20,7 @@ export interface QueuedApprovalExecutorOptions {
   /** Fed with this process's site events (compose-server.ts). */
   settlements: SettledApprovals;
   waitMs: number;
-  /** The site's latest event seq this process knows (EventLogStore.knownSeq), handed to the job as a hint. */
+  /** The site's latest event seq this process knows (EventLog.knownSeq), handed to the job as a hint. */
   knownSeq?: (siteId: string) => number | undefined;
   /** How long a decision that heard nothing waits before reading the approval (default SETTLEMENT_READ_EVERY_MS). */
   readEveryMs?: number;

@@ -7,7 +7,7 @@ import type { ApprovalJobRunner } from './approval-job-runner.js';
 export interface SkillExecutionProcessorOptions {
   runner: Pick<ApprovalJobRunner, 'run'>;
   logger: Logger;
-  /** Hears the site's event seq the deciding process knew when it queued the job (EventLogStore.heard). */
+  /** Hears the site's event seq the deciding process knew when it queued the job (EventLog.heard). */
   heard?: (siteId: string, seq: number, at: number) => void;
 }
 

@@ -4,7 +4,7 @@ import { openTestDatabase, type TestDatabase } from '../testing/test-database.js
 import { pastBurst, takeTurns } from '../testing/take-turns.js';
 import { openWatchedConnection, type WatchedConnection } from '../testing/watched-connection.js';
 import { HEAD_TRUST_MS } from './cached-head.js';
-import { AppendQueues, EventLogStore } from './event-log.store.js';
+import { AppendQueues, EventLogStore, knownHeads } from './event-log.store.js';
 import { registerSiteEventModels } from './models/site-event.model.js';
 
 let database: TestDatabase;
@@ -26,10 +26,12 @@ const appendSeq = async (store: EventLogStore, eventId: string) =>
 /** Two processes' logs of a new site, `a` over `watched`, once they took turns (takeTurns: seqs 1 to 6 taken). */
 async function afterTurns(watched: WatchedConnection) {
   const siteId = newSite();
-  const a = new EventLogStore(registerSiteEventModels(watched.connection), siteId, new AppendQueues());
+  const models = registerSiteEventModels(watched.connection);
+  const a = new EventLogStore(models, siteId, new AppendQueues());
   const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
   await takeTurns({ a, b, watched, append: appendSeq, entries: 'site_events', heads: 'site_event_heads' });
-  return { a, b, append: appendSeq };
+  // What a's process knows of heads, as its sockets and jobs tell it.
+  return { a, b, append: appendSeq, heads: knownHeads(models) };
 }
 
 describe('EventLogStore', () => {
@@ -94,11 +96,16 @@ describe('EventLogStore', () => {
     const watched = await openWatchedConnection(database);
     try {
       const siteId = newSite();
-      const a = new EventLogStore(registerSiteEventModels(watched.connection), siteId, new AppendQueues());
+      const models = registerSiteEventModels(watched.connection);
+      const heads = knownHeads(models);
+      const a = new EventLogStore(models, siteId, new AppendQueues());
       const b = new EventLogStore(registerSiteEventModels(await database.connect()), siteId, new AppendQueues());
       await b.append({ eventId: 'b1', event: itemCreated('b1') });
-      a.heard((await b.append({ eventId: 'b2', event: itemCreated('b2') })).payload.seq);
-      expect(a.knownSeq()).toBeUndefined();
+      heads.heard(siteId, (await b.append({ eventId: 'b2', event: itemCreated('b2') })).payload.seq);
+      expect(heads.knownSeq(siteId)).toBeUndefined();
+      // Nor of an id that names no site (an event that came over Redis malformed): nothing is parsed, nothing thrown.
+      expect(() => heads.heard('not-a-site', 5)).not.toThrow();
+      expect(heads.knownSeq('not-a-site')).toBeUndefined();
       watched.take();
       expect((await a.append({ eventId: 'a1', event: itemCreated('a1') })).payload.seq).toBe(3);
       expect(watched.take()).toEqual(['find site_events', 'find site_event_heads', 'insert site_events', 'findAndModify site_event_heads']);
@@ -184,25 +191,25 @@ describe('EventLogStore', () => {
     it('guesses right after hearing of another process’s append, and reads first when what it heard is old', async () => {
       const watched = await openWatchedConnection(database);
       try {
-        const { a, b, append } = await afterTurns(watched);
+        const { a, b, append, heads } = await afterTurns(watched);
         // b's event reaches a (a socket server hears it, a worker's job names it): a's turn starts with its successor.
         const b3 = await append(b, 'b3');
         await pastBurst();
-        a.heard(b3);
-        expect(a.knownSeq()).toBe(7);
+        heads.heard(a.siteId, b3);
+        expect(heads.knownSeq(a.siteId)).toBe(7);
         watched.take();
         expect(await append(a, 'a5')).toBe(8);
         expect(watched.take()).toEqual(['insert site_events', 'findAndModify site_event_heads']);
         // Heard of long ago (a job that waited in the queue): the turn reads the head first, as without it.
         const b4 = await append(b, 'b4');
         await pastBurst();
-        a.heard(b4, Date.now() - 1_000);
+        heads.heard(a.siteId, b4, Date.now() - 1_000);
         watched.take();
         expect(await append(a, 'a6')).toBe(10);
         expect(watched.take()).toEqual(['find site_event_heads', 'insert site_events', 'findAndModify site_event_heads']);
         // A seq behind what it knows changes nothing.
-        a.heard(3);
-        expect(a.knownSeq()).toBe(10);
+        heads.heard(a.siteId, 3);
+        expect(heads.knownSeq(a.siteId)).toBe(10);
         expect((await a.listAfter(0)).map((event) => event.payload.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       } finally {
         await watched.close();

@@ -25,6 +25,26 @@ export interface AppendedEvent {
 
 const MAX_APPEND_ATTEMPTS = 10_000;
 
+/**
+ * What this process knows of each site's latest seq, without building a store (no site id is parsed, nothing read):
+ * `heard`, another process appended `seq` at `at` (its event reached this process's sockets, or the job it queued
+ * named it), so this process's next append guesses its successor rather than reading the head first
+ * (CachedHeads.heard: a site never appended to here, whatever its id, is left unknown); `knownSeq`, the latest seq
+ * appended here or heard of. Only ever hear a seq that was appended.
+ */
+export interface KnownHeads {
+  heard(siteId: string, seq: number, at?: number): void;
+  knownSeq(siteId: string): number | undefined;
+}
+
+export function knownHeads(models: Pick<SiteEventModels, 'SiteEvent'>): KnownHeads {
+  const heads = cachedHeadsFor<Head>(models.SiteEvent);
+  return {
+    heard: (siteId, seq, at) => heads.heard(siteId, { seq }, at),
+    knownSeq: (siteId) => heads.get(siteId)?.seq,
+  };
+}
+
 function isEventIdConflict(error: unknown): boolean {
   const keyPattern = (error as { keyPattern?: Record<string, unknown> }).keyPattern;
   // Without a keyPattern we cannot tell which index refused: look the event up to be sure.
@@ -91,20 +111,6 @@ export class EventLogStore extends SiteScopedStore {
    */
   appendWithHead(owed: OwedEvent, inserted?: (event: SiteEvent) => void): Promise<AppendedEvent> {
     return this.queues.run(this.siteId, () => this.appendNow(owed, inserted));
-  }
-
-  /**
-   * Another process appended `seq` here at `at` (its event reached this process's sockets, or the job it queued named
-   * it): this process's next append guesses its successor rather than reading the head first (CachedHeads.heard).
-   * Only ever a seq that was appended.
-   */
-  heard(seq: number, at?: number): void {
-    cachedHeadsFor<Head>(this.models.SiteEvent).heard(this.siteId, { seq }, at);
-  }
-
-  /** The latest seq this process knows the site has (appended here or heard of), without reading; undefined if none. */
-  knownSeq(): number | undefined {
-    return cachedHeadsFor<Head>(this.models.SiteEvent).get(this.siteId)?.seq;
   }
 
   /**

@@ -1,9 +1,9 @@
 // The process's event log over one connection: models, indexes, and a site-scoped store per site.
 import type { Connection } from 'mongoose';
-import { AppendQueues, EventLogStore } from './event-log.store.js';
+import { AppendQueues, EventLogStore, type KnownHeads, knownHeads } from './event-log.store.js';
 import { registerSiteEventModels, type SiteEventModels } from './models/site-event.model.js';
 
-export interface EventLog {
+export interface EventLog extends KnownHeads {
   models: SiteEventModels;
   forSite(siteId: string): EventLogStore;
 }
@@ -13,5 +13,5 @@ export async function createEventLog(connection: Connection, { retentionDays }: 
   await models.SiteEvent.createIndexes();
   await models.SiteEventHead.createIndexes();
   const queues = new AppendQueues();
-  return { models, forSite: (siteId) => new EventLogStore(models, siteId, queues) };
+  return { models, forSite: (siteId) => new EventLogStore(models, siteId, queues), ...knownHeads(models) };
 }

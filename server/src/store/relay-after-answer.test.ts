@@ -138,7 +138,7 @@ it('answers an approval’s transition once its event has its seq, so what the c
     [1, 'approval-created'],
     [2, 'approval-decided'],
   ]);
-  expect(log.knownSeq()).toBe(2);
+  expect(eventLog.knownSeq(approval.siteId)).toBe(2);
   expect(await outboxOf('ai_approvals', approval.id)).toHaveLength(1);
   release();
   await stores.relay.idle();
