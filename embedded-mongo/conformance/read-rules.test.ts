@@ -77,6 +77,33 @@ describe('embedded mongo: read rules through the official driver', () => {
     expect(await docs.findOne({ _id: 1 }, { projection: { _id: 1, a: 0, arr: 0, ids: 0, sub: 0 } })).toEqual({ _id: 1, b: 'x' });
   });
 
+  it('returns projected top-level fields in the stored document order, whatever order the projection names them in', async () => {
+    const docs = collection('projection_order');
+    await docs.insertOne(projected);
+    const keys = async (projection: LooseDocument) => Object.keys((await docs.findOne({ _id: 1 }, { projection })) ?? {});
+    expect(await keys({ sub: 1, b: 1, a: 1 })).toEqual(['_id', 'a', 'b', 'sub']);
+    expect(await keys({ b: true, _id: 0, a: 2 })).toEqual(['a', 'b']);
+    expect(await keys({ arr: 0, a: false })).toEqual(['_id', 'b', 'ids', 'sub']);
+    expect(await keys({ _id: 1 })).toEqual(['_id']);
+    expect(await keys({ _id: 0 })).toEqual(['a', 'b', 'arr', 'ids', 'sub']);
+    expect(await keys({ missing: 1 })).toEqual(['_id']);
+    // The same through a filter, a sort, skip and limit, and through findOneAndUpdate's projection.
+    await docs.insertMany([
+      { _id: 2, z: 1, y: 2, x: 3 },
+      { _id: 3, z: 4, y: 5, x: 6 },
+    ]);
+    const page = await docs.find({ z: { $gte: 1 } }, { projection: { x: 1, z: 1 }, sort: { z: -1 }, skip: 0, limit: 1 }).toArray();
+    expect(page).toEqual([{ _id: 3, z: 4, x: 6 }]);
+    expect(Object.keys(page[0] ?? {})).toEqual(['_id', 'z', 'x']);
+    const updated = await docs.findOneAndUpdate(
+      { _id: 2 },
+      { $set: { w: 0 } },
+      { projection: { w: 1, y: 1, _id: 0 }, returnDocument: 'after' },
+    );
+    expect(updated).toEqual({ y: 2, w: 0 });
+    expect(Object.keys(updated ?? {})).toEqual(['y', 'w']);
+  });
+
   it('matches $all against a field holding a single value', async () => {
     const docs = collection('all_single');
     await docs.insertMany([

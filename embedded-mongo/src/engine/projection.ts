@@ -11,6 +11,34 @@ export interface CompiledProjection {
   base: Document | undefined;
   /** The rest of the projection, on what mingo returned (a stored document is never modified). */
   apply(projected: Document): Document;
+  /**
+   * The whole projection of a stored document without mingo, when it only includes or only excludes top-level
+   * fields (what nearly every read asks for): the fields kept in the document's own order, as MongoDB returns them.
+   */
+  direct?: (document: Document) => Document;
+}
+
+/** Top-level plain inclusions or exclusions only → a projector; anything else (paths, operators, expressions) → undefined. */
+function directProjector(base: Document, kind: 'inclusion' | 'exclusion' | undefined): ((document: Document) => Document) | undefined {
+  const named = new Set<string>();
+  for (const [field, value] of Object.entries(base)) {
+    if (field.includes('.') || field.startsWith('$') || plainKind(value) === undefined) return undefined;
+    if (field !== '_id') named.add(field);
+  }
+  const id = plainKind(base._id);
+  // A field other than _id: named ones kept (inclusion) or dropped (exclusion); with only _id named, `{ _id: 0 }`
+  // keeps every other field and `{ _id: 1 }` none.
+  const keepsOther = (field: string) => (kind === 'inclusion' ? named.has(field) : kind === 'exclusion' ? !named.has(field) : id === false);
+  return (document) => {
+    const projected: Document = {};
+    for (const field in document) {
+      const value = document[field];
+      // mingo never returned a field holding undefined; neither does this.
+      if (value === undefined) continue;
+      if (field === '_id' ? id !== false : keepsOther(field)) projected[field] = value;
+    }
+    return projected;
+  };
 }
 
 function isPlainObject(value: unknown): value is Document {
@@ -67,8 +95,10 @@ export function compileProjection(projection: Document): CompiledProjection {
   // $slice on a field an inclusion projection does not name still returns it (sliced).
   if (kind === 'inclusion') for (const [field] of [...slices, ...elemMatches]) base[field] ??= 1;
   const hasBase = Object.keys(base).length > 0;
+  const direct = hasBase && slices.length === 0 && elemMatches.length === 0 ? directProjector(base, kind) : undefined;
   return {
     base: hasBase ? base : undefined,
+    ...(direct ? { direct } : {}),
     apply(projected) {
       if (slices.length === 0 && elemMatches.length === 0) return projected;
       let result = projected;

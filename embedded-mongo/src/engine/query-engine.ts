@@ -110,17 +110,21 @@ export function selectDocuments(collection: CollectionStore | undefined, filter:
     if (sort.$natural < 0) source.reverse();
     sort = undefined;
   }
-  // Unfiltered, unsorted, unprojected reads (findOne by _id above all) skip mingo's per-call setup.
-  if (!sort && !compiled && Object.keys(criteria).length === 0) {
+  // A projection of top-level fields only is applied here, after mingo's filter, sort, skip and limit.
+  const direct = compiled?.direct;
+  // Unfiltered, unsorted reads (findOne by _id above all) skip mingo's per-call setup.
+  if (!sort && (!compiled || direct) && Object.keys(criteria).length === 0) {
     const start = options.skip ?? 0;
-    return options.limit ? source.slice(start, start + options.limit) : start ? source.slice(start) : source;
+    const page = options.limit ? source.slice(start, start + options.limit) : start ? source.slice(start) : source;
+    return direct ? page.map((document) => idFirst(direct(document))) : page;
   }
   try {
-    const cursor = new Query(criteria, mingoOptions(options.collation)).find(source, compiled?.base);
+    const cursor = new Query(criteria, mingoOptions(options.collation)).find(source, direct ? undefined : compiled?.base);
     if (sort) cursor.sort(sort as never);
     if (options.skip) cursor.skip(options.skip);
     if (options.limit) cursor.limit(options.limit);
     const documents = cursor.all() as Document[];
+    if (direct) return documents.map((document) => idFirst(direct(document)));
     return compiled ? documents.map((document) => idFirst(compiled.apply(document))) : documents;
   } catch (error) {
     throw toCommandError(error);
@@ -133,6 +137,7 @@ export function projectDocument(document: Document, projection: Document): Docum
   refuseScriptsInPipeline(projection);
   try {
     const compiled = compileProjection(projection);
+    if (compiled.direct) return idFirst(compiled.direct(document));
     const projected = compiled.base ? (new Query({}, BASE_OPTIONS).find([document], compiled.base).all()[0] as Document) : document;
     return idFirst(compiled.apply(projected));
   } catch (error) {
