@@ -4,7 +4,7 @@ import { Query } from 'mingo/query';
 import { CommandError } from '../engine/command-error.js';
 import { ID_INDEX } from '../engine/index-spec.js';
 import { valueKey } from '../engine/value-key.js';
-import { MINGO_QUERY_OPTIONS } from '../engine/mingo-options.js';
+import { MINGO_QUERY_COMPUTE_OPTIONS } from '../engine/mingo-options.js';
 import { refuseScriptsInFilter } from '../engine/server-script.js';
 import { type CommandHandler, targetCollection } from './command-context.js';
 
@@ -67,7 +67,7 @@ const listCollections: CommandHandler = (command, context) => {
   const filter = command.filter as Document | undefined;
   if (filter && Object.keys(filter).length) {
     refuseScriptsInFilter(filter);
-    const query = new Query(filter, MINGO_QUERY_OPTIONS);
+    const query = new Query(filter, MINGO_QUERY_COMPUTE_OPTIONS);
     entries = entries.filter((entry) => query.test(entry));
   }
   if (command.nameOnly) entries = entries.map(({ name, type }) => ({ name, type }));
@@ -79,7 +79,7 @@ const listDatabases: CommandHandler = (command, context) => {
   let databases: Document[] = context.catalog.databaseNames().map((name) => ({ name, sizeOnDisk: 0, empty: false }));
   if (command.filter && Object.keys(command.filter).length) {
     refuseScriptsInFilter(command.filter);
-    const query = new Query(command.filter as Document, MINGO_QUERY_OPTIONS);
+    const query = new Query(command.filter as Document, MINGO_QUERY_COMPUTE_OPTIONS);
     databases = databases.filter((entry) => query.test(entry));
   }
   if (command.nameOnly) return { databases: databases.map(({ name }) => ({ name })), ok: 1 };

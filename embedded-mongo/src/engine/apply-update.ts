@@ -1,5 +1,6 @@
 // Update semantics over mingo: replacement, operators (adding $setOnInsert), pipelines, upsert seeds.
 import { type Document, ObjectId } from 'bson';
+import { Context } from 'mingo/core';
 import { Query } from 'mingo/query';
 import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo/updater';
 import { cloneDeep, setValue } from 'mingo/util';
@@ -13,7 +14,7 @@ import {
   isDollarPrefixedPath,
 } from './dollar-fields.js';
 import { idFirst } from './query-engine.js';
-import { MINGO_QUERY_OPTIONS } from './mingo-options.js';
+import { MINGO_QUERY_COMPUTE_OPTIONS, MINGO_QUERY_OPTIONS } from './mingo-options.js';
 import { refuseScriptsInPipeline } from './server-script.js';
 import { assertCreatable, assertNoConflicts, concretePaths, type PositionalContext, valueAtPath } from './update-paths.js';
 import { valueKey } from './value-key.js';
@@ -42,6 +43,12 @@ const OPERATORS = new Set([
   '$bit',
 ]);
 const MINGO_OPTIONS = { queryOptions: MINGO_QUERY_OPTIONS };
+/**
+ * For update operators with no condition (the engine resolves positional paths and `$pull` itself): an empty context,
+ * to which mingo's updater adds the operators it uses. Our operator tables would only be copied for nothing (about
+ * 45 µs an update).
+ */
+const OPERATOR_UPDATE_OPTIONS = { queryOptions: { ...MINGO_QUERY_OPTIONS, context: Context.init({}) } };
 
 export function isOperatorUpdate(update: Document | Document[]): boolean {
   return !Array.isArray(update) && (Object.keys(update)[0] ?? '').startsWith('$');
@@ -146,7 +153,7 @@ function applyOperators(original: Document, update: Document, spec: UpdateSpec, 
   const pullMatchers = pulls.map((pull) => ({ ...pull, matches: pullMatcher(pull.operator, pull.condition) }));
   if (Object.keys(modifier).length) {
     try {
-      mingoUpdate(result, modifier, [], undefined, MINGO_OPTIONS);
+      mingoUpdate(result, modifier, [], undefined, OPERATOR_UPDATE_OPTIONS);
     } catch (error) {
       const message = (error as Error).message;
       if (/immutable field/.test(message)) throw new CommandError('ImmutableField', message);
@@ -221,16 +228,16 @@ function pullMatcher(operator: string, condition: unknown): (element: unknown) =
   }
   try {
     if (condition instanceof RegExp) {
-      const query = new Query({ v: condition }, MINGO_QUERY_OPTIONS);
+      const query = new Query({ v: condition }, MINGO_QUERY_COMPUTE_OPTIONS);
       return (element) => query.test({ v: element });
     }
     if (isPlainObject(condition)) {
       const first = Object.keys(condition)[0] ?? '';
       if (!first.startsWith('$') || DOCUMENT_QUERY_OPERATORS.has(first)) {
-        const query = new Query(condition, MINGO_QUERY_OPTIONS);
+        const query = new Query(condition, MINGO_QUERY_COMPUTE_OPTIONS);
         return (element) => isPlainObject(element) && query.test(element);
       }
-      const query = new Query({ v: condition }, MINGO_QUERY_OPTIONS);
+      const query = new Query({ v: condition }, MINGO_QUERY_COMPUTE_OPTIONS);
       return (element) => query.test({ v: element });
     }
   } catch (error) {

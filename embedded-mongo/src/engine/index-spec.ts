@@ -2,7 +2,7 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo/query';
 import { CommandError } from './command-error.js';
-import { MINGO_QUERY_OPTIONS } from './mingo-options.js';
+import { MINGO_QUERY_COMPUTE_OPTIONS } from './mingo-options.js';
 import { valueKey } from './value-key.js';
 
 export interface IndexSpec {
@@ -117,7 +117,7 @@ export class SecondaryIndex {
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
-    this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, MINGO_QUERY_OPTIONS) : undefined;
+    this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, MINGO_QUERY_COMPUTE_OPTIONS) : undefined;
   }
 
   /** The distinct keys `document` has in this index; empty when sparse or partial leaves it out. */

@@ -4,7 +4,7 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo/query';
 import { CommandError } from './command-error.js';
-import { MINGO_QUERY_OPTIONS } from './mingo-options.js';
+import { MINGO_QUERY_COMPUTE_OPTIONS } from './mingo-options.js';
 
 export interface CompiledProjection {
   /** What mingo applies: plain inclusions/exclusions and expressions, never `$slice`/`$elemMatch`. */
@@ -81,7 +81,7 @@ export function compileProjection(projection: Document): CompiledProjection {
     if (operator === '$elemMatch') {
       if (field.includes('.')) throw new CommandError('BadValue', `Cannot use $elemMatch projection on a nested field.`);
       decide(field, true);
-      elemMatches.push([field, new Query({ v: { $elemMatch: (value as Document).$elemMatch } }, MINGO_QUERY_OPTIONS)]);
+      elemMatches.push([field, new Query({ v: { $elemMatch: (value as Document).$elemMatch } }, MINGO_QUERY_COMPUTE_OPTIONS)]);
       continue;
     }
     const plain = plainKind(value);

@@ -6,7 +6,7 @@ import { Query } from 'mingo/query';
 import { cloneDeep } from 'mingo/util';
 import type { CollectionStore } from './collection-store.js';
 import { toCommandError } from './command-error.js';
-import { MINGO_QUERY_OPTIONS } from './mingo-options.js';
+import { MINGO_QUERY_COMPUTE_OPTIONS, MINGO_QUERY_OPTIONS } from './mingo-options.js';
 import { compileProjection } from './projection.js';
 import { refuseScriptsInFilter, refuseScriptsInPipeline } from './server-script.js';
 
@@ -19,6 +19,11 @@ export interface ReadOptions {
 }
 
 const BASE_OPTIONS = MINGO_QUERY_OPTIONS;
+
+/** For `new Query`: the shared options unless a collation asks for its own. */
+function queryOptions(collation?: Document) {
+  return collation ? { ...BASE_OPTIONS, collation: collation as never } : MINGO_QUERY_COMPUTE_OPTIONS;
+}
 
 function mingoOptions(collation?: Document) {
   return collation ? { ...BASE_OPTIONS, collation: collation as never } : BASE_OPTIONS;
@@ -119,7 +124,7 @@ export function selectDocuments(collection: CollectionStore | undefined, filter:
     return direct ? page.map((document) => idFirst(direct(document))) : page;
   }
   try {
-    const cursor = new Query(criteria, mingoOptions(options.collation)).find(source, direct ? undefined : compiled?.base);
+    const cursor = new Query(criteria, queryOptions(options.collation)).find(source, direct ? undefined : compiled?.base);
     if (sort) cursor.sort(sort as never);
     if (options.skip) cursor.skip(options.skip);
     if (options.limit) cursor.limit(options.limit);
@@ -138,7 +143,9 @@ export function projectDocument(document: Document, projection: Document): Docum
   try {
     const compiled = compileProjection(projection);
     if (compiled.direct) return idFirst(compiled.direct(document));
-    const projected = compiled.base ? (new Query({}, BASE_OPTIONS).find([document], compiled.base).all()[0] as Document) : document;
+    const projected = compiled.base
+      ? (new Query({}, MINGO_QUERY_COMPUTE_OPTIONS).find([document], compiled.base).all()[0] as Document)
+      : document;
     return idFirst(compiled.apply(projected));
   } catch (error) {
     throw toCommandError(error);
@@ -150,7 +157,7 @@ export function compileFilter(filter: Document): (document: Document) => boolean
   refuseScriptsInFilter(filter);
   if (Object.keys(filter).length === 0) return () => true;
   try {
-    const query = new Query(filter, BASE_OPTIONS);
+    const query = new Query(filter, MINGO_QUERY_COMPUTE_OPTIONS);
     return (document) => query.test(document);
   } catch (error) {
     throw toCommandError(error);

@@ -4,7 +4,7 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo/query';
 import { CommandError } from './command-error.js';
-import { MINGO_QUERY_OPTIONS } from './mingo-options.js';
+import { MINGO_QUERY_COMPUTE_OPTIONS } from './mingo-options.js';
 
 export interface PositionalContext {
   filter: Document;
@@ -87,7 +87,7 @@ function positionalIndex(context: PositionalContext, arrayPath: string, array: u
   if (!Array.isArray(array)) throw notFound();
   const conditions = Object.entries(context.filter).filter(([key]) => key === arrayPath || key.startsWith(`${arrayPath}.`));
   if (conditions.length === 0) throw notFound();
-  const query = new Query(Object.fromEntries(conditions), MINGO_QUERY_OPTIONS);
+  const query = new Query(Object.fromEntries(conditions), MINGO_QUERY_COMPUTE_OPTIONS);
   const index = array.findIndex((element) => query.test(nest(arrayPath, [element])));
   if (index < 0) throw notFound();
   return index;
@@ -97,7 +97,7 @@ function arrayFilterFor(context: PositionalContext, identifier: string, path: st
   const clauses = context.arrayFilters.filter((filter) => Object.keys(filter).some((key) => key.split('.')[0] === identifier));
   if (clauses.length === 0) throw new CommandError('BadValue', `No array filter found for identifier '${identifier}' in path '${path}'`);
   context.usedIdentifiers.add(identifier);
-  return new Query(Object.assign({}, ...clauses), MINGO_QUERY_OPTIONS);
+  return new Query(Object.assign({}, ...clauses), MINGO_QUERY_COMPUTE_OPTIONS);
 }
 
 /** Every concrete path a (possibly positional) path names in `document`; none when an `$[id]` matches nothing. */
