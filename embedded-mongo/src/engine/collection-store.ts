@@ -3,6 +3,7 @@ import { calculateObjectSize, type Document, UUID } from 'bson';
 import type { ChangeSink } from './change-op.js';
 import { CommandError } from './command-error.js';
 import { duplicateKeyError } from './duplicate-key-error.js';
+import { EqualityPostings, type PostingMatch, servesEquality } from './equality-postings.js';
 import { ID_INDEX, type IndexSpec, SecondaryIndex } from './index-spec.js';
 import { valueKey } from './value-key.js';
 
@@ -13,6 +14,8 @@ interface IndexState {
   index: SecondaryIndex;
   /** Unique indexes only: index key → _id key of the owning document. */
   owners?: Map<string, string>;
+  /** Indexes that can answer equality on their leading fields (not partial, sparse or special). */
+  postings?: EqualityPostings;
 }
 
 /**
@@ -22,6 +25,9 @@ interface IndexState {
 export class CollectionStore {
   readonly documents = new Map<string, Document>();
   private readonly indexes = new Map<string, IndexState>();
+  /** Each document's place in natural (insertion) order, which an update keeps. */
+  private readonly ordinals = new Map<string, number>();
+  private nextOrdinal = 0;
 
   constructor(
     readonly dbName: string,
@@ -39,6 +45,25 @@ export class CollectionStore {
     return this.documents.get(valueKey(id));
   }
 
+  /**
+   * The documents that can match `filter`, in natural order, through the index whose leading fields the filter names
+   * with plain values and that leaves the fewest; undefined when no index serves (a scan). The filter still has to run.
+   */
+  candidates(filter: Document): Document[] | undefined {
+    let best: PostingMatch | undefined;
+    for (const { postings } of this.indexes.values()) {
+      const match = postings?.lookup(filter);
+      if (match && (!best || match.ids.size < best.ids.size)) best = match;
+    }
+    if (!best) return undefined;
+    let ids = [...best.ids];
+    if (!best.ordered) {
+      ids = ids.sort((left, right) => (this.ordinals.get(left) as number) - (this.ordinals.get(right) as number));
+      best.reorder(ids);
+    }
+    return ids.map((idKey) => this.documents.get(idKey) as Document);
+  }
+
   insert(document: Document): void {
     const size = calculateObjectSize(document);
     if (size > MAX_DOCUMENT_BYTES) {
@@ -49,6 +74,9 @@ export class CollectionStore {
     const claims = this.checkUnique(document, idKey);
     for (const [owners, key] of claims) owners.set(key, idKey);
     this.documents.set(idKey, document);
+    const ordinal = this.nextOrdinal++;
+    this.ordinals.set(idKey, ordinal);
+    for (const { postings } of this.indexes.values()) postings?.add(idKey, ordinal, document);
     this.record({ op: 'put', db: this.dbName, coll: this.name, doc: document });
   }
 
@@ -62,13 +90,17 @@ export class CollectionStore {
     this.releaseKeys(previous, idKey);
     for (const [owners, key] of claims) owners.set(key, idKey);
     this.documents.set(idKey, next);
+    const ordinal = this.ordinals.get(idKey) as number;
+    for (const { postings } of this.indexes.values()) postings?.replace(idKey, ordinal, previous, next);
     this.record({ op: 'put', db: this.dbName, coll: this.name, doc: next });
   }
 
   remove(document: Document): void {
     const idKey = valueKey(document._id);
     if (!this.documents.delete(idKey)) return;
+    this.ordinals.delete(idKey);
     this.releaseKeys(document, idKey);
+    for (const { postings } of this.indexes.values()) postings?.remove(idKey, document);
     this.record({ op: 'delete', db: this.dbName, coll: this.name, id: document._id });
   }
 
@@ -94,6 +126,10 @@ export class CollectionStore {
       }
       state.owners = owners;
     }
+    if (servesEquality(state.index)) {
+      state.postings = new EqualityPostings(state.index);
+      for (const [idKey, document] of this.documents) state.postings.add(idKey, this.ordinals.get(idKey) as number, document);
+    }
     this.indexes.set(spec.name, state);
     this.record({ op: 'createIndex', db: this.dbName, coll: this.name, spec });
   }
@@ -103,6 +139,7 @@ export class CollectionStore {
     const state = this.indexes.get(spec.name);
     if (!state) throw new CommandError('IndexNotFound', `index not found with name [${spec.name}]`);
     state.index = new SecondaryIndex(spec);
+    // Same keys, so the same postings (they only read the index's fields).
     // Journalled as drop + create, which recovery already replays.
     this.record({ op: 'dropIndex', db: this.dbName, coll: this.name, name: spec.name });
     this.record({ op: 'createIndex', db: this.dbName, coll: this.name, spec });

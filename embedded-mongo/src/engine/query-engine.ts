@@ -106,7 +106,8 @@ export function selectDocuments(collection: CollectionStore | undefined, filter:
     source = byIds.source;
     criteria = byIds.rest;
   } else {
-    source = [...collection.documents.values()];
+    // A collation can make unequal strings equal, which index keys do not.
+    source = (options.collation ? undefined : collection.candidates(filter)) ?? [...collection.documents.values()];
   }
   // { $natural: ±1 } is storage order, which for us is insertion order.
   let sort = options.sort && Object.keys(options.sort).length ? options.sort : undefined;
