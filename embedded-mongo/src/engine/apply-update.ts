@@ -16,6 +16,7 @@ import {
 import { idFirst } from './query-engine.js';
 import { MINGO_QUERY_COMPUTE_OPTIONS, MINGO_QUERY_OPTIONS } from './mingo-options.js';
 import { refuseScriptsInPipeline } from './server-script.js';
+import { applyTopLevelUpdate } from './top-level-update.js';
 import { assertCreatable, assertNoConflicts, concretePaths, type PositionalContext, valueAtPath } from './update-paths.js';
 import { valueKey } from './value-key.js';
 
@@ -153,7 +154,7 @@ function applyOperators(original: Document, update: Document, spec: UpdateSpec, 
   const pullMatchers = pulls.map((pull) => ({ ...pull, matches: pullMatcher(pull.operator, pull.condition) }));
   if (Object.keys(modifier).length) {
     try {
-      mingoUpdate(result, modifier, [], undefined, OPERATOR_UPDATE_OPTIONS);
+      if (!applyTopLevelUpdate(result, modifier)) mingoUpdate(result, modifier, [], undefined, OPERATOR_UPDATE_OPTIONS);
     } catch (error) {
       const message = (error as Error).message;
       if (/immutable field/.test(message)) throw new CommandError('ImmutableField', message);

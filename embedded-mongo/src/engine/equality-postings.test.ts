@@ -56,16 +56,20 @@ function apply(store: CollectionStore, operations: Operation[]): void {
 describe('equality lookups through indexes', () => {
   it('find what a scan finds, in natural order, after any inserts, updates and deletes (property)', () => {
     fc.assert(
-      fc.property(fc.array(operation, { minLength: 5, maxLength: 50, size: 'large' }), fc.array(filter, { minLength: 1, maxLength: 6 }), (operations, filters) => {
-        const indexed = collection(true);
-        const scanned = collection(false);
-        apply(indexed, operations);
-        apply(scanned, operations);
-        for (const query of filters) {
-          expect(selectDocuments(indexed, query)).toEqual(selectDocuments(scanned, query));
-          expect(selectDocuments(indexed, query, { limit: 1 })).toEqual(selectDocuments(scanned, query, { limit: 1 }));
-        }
-      }),
+      fc.property(
+        fc.array(operation, { minLength: 5, maxLength: 50, size: 'large' }),
+        fc.array(filter, { minLength: 1, maxLength: 6 }),
+        (operations, filters) => {
+          const indexed = collection(true);
+          const scanned = collection(false);
+          apply(indexed, operations);
+          apply(scanned, operations);
+          for (const query of filters) {
+            expect(selectDocuments(indexed, query)).toEqual(selectDocuments(scanned, query));
+            expect(selectDocuments(indexed, query, { limit: 1 })).toEqual(selectDocuments(scanned, query, { limit: 1 }));
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });
