@@ -2,7 +2,7 @@
 // the documents holding each combination of values, so a read whose filter names those fields with plain values
 // visits the documents that can match instead of the whole collection. The filter still runs on what is visited.
 import { type Document, ObjectId } from 'bson';
-import { type SecondaryIndex, valuesAtPath } from './index-spec.js';
+import { cartesian, entryKey, type SecondaryIndex, valuesAtPath } from './index-spec.js';
 import { valueKey } from './value-key.js';
 
 /** The documents under one key, in the order they were added; `ordered` while that is also their natural order. */
@@ -106,7 +106,7 @@ export class EqualityPostings {
       parts.push(valueKey(indexable.value));
     }
     if (parts.length === 0) return undefined;
-    const posting = this.prefixes[parts.length - 1]?.get(parts.length === 1 ? (parts[0] as string) : JSON.stringify(parts));
+    const posting = this.prefixes[parts.length - 1]?.get(entryKey(parts));
     if (!posting) return { ids: new Set(), ordered: true, reorder: () => {} };
     return {
       ids: posting.ids,
@@ -132,12 +132,6 @@ export class EqualityPostings {
   /** For each prefix length, the distinct keys `document` has (arrays expand as in a multikey index). */
   private keysOf(document: Document): string[][] {
     const perField = this.index.fields.map((field) => [...new Set(valuesAtPath(document, field).map(valueKey))]);
-    const out: string[][] = [];
-    let combinations: string[][] = [[]];
-    for (const values of perField) {
-      combinations = combinations.flatMap((prefix) => values.map((value) => [...prefix, value]));
-      out.push(combinations.map((parts) => (parts.length === 1 ? (parts[0] as string) : JSON.stringify(parts))));
-    }
-    return out;
+    return perField.map((_, prefix) => cartesian(perField.slice(0, prefix + 1)).map(entryKey));
   }
 }

@@ -128,14 +128,20 @@ export class SecondaryIndex {
     const keys = new Map<string, unknown[]>();
     for (const combination of cartesian(perField)) {
       const parts = combination.map(valueKey);
-      keys.set(parts.length === 1 ? (parts[0] as string) : JSON.stringify(parts), combination);
+      keys.set(entryKey(parts), combination);
     }
     return [...keys].map(([key, values]) => ({ key, values }));
   }
 }
 
-function cartesian(lists: unknown[][]): unknown[][] {
-  let combinations: unknown[][] = [[]];
+/** An index entry's key from its fields' value keys (valueKey), one per indexed field, in the index's order. */
+export function entryKey(parts: readonly string[]): string {
+  return parts.length === 1 ? (parts[0] as string) : JSON.stringify(parts);
+}
+
+/** Every combination taking one value from each list, in order (a multikey document's entries). */
+export function cartesian<T>(lists: T[][]): T[][] {
+  let combinations: T[][] = [[]];
   for (const list of lists) combinations = combinations.flatMap((prefix) => list.map((value) => [...prefix, value]));
   return combinations;
 }

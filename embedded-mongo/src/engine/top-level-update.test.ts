@@ -18,7 +18,9 @@ const value = fc.oneof(
   fc.record({ x: fc.integer({ min: 0, max: 3 }) }, { noNullPrototype: true }),
 );
 const field = fc.constantFrom('a', 'b', 'c', 'd', '_id', 'e.f', '$x');
-const document = fc.dictionary(fc.constantFrom('a', 'b', 'c'), value, { maxKeys: 3, noNullPrototype: true }).map((fields) => ({ _id: 1, ...fields }));
+const document = fc
+  .dictionary(fc.constantFrom('a', 'b', 'c'), value, { maxKeys: 3, noNullPrototype: true })
+  .map((fields) => ({ _id: 1, ...fields }));
 const operator = fc.constantFrom('$set', '$unset', '$inc', '$max', '$min', '$mul');
 /** One operator per path, as the engine's conflict check leaves them. */
 const modifier = fc.uniqueArray(fc.tuple(field, operator, value), { selector: ([path]) => path, maxLength: 4 }).map((entries) => {
