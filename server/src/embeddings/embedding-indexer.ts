@@ -95,28 +95,25 @@ export class EmbeddingIndexer {
     return outcome;
   }
 
+  /**
+   * The schema with the first page of items (one read of what is stored, one write of what changed), page by page, then
+   * one removal of whatever of the name is not this collection's or not one of its items any more (a collection deleted
+   * and created again under the name leaves the old one's vectors, which `changed` does not count as this one's).
+   */
   private async indexLiveCollection(siteId: string, collection: CollectionRecord): Promise<IndexOutcome> {
     const { items } = this.options.stores.forSite(siteId);
     const vectors = this.options.embeddings(siteId);
-    // A collection deleted and created again under the name: the old one's vectors go.
-    let removed = await vectors.removeCollection(collection.name, collection.id);
-    let embedded = await this.embedAll(vectors, await this.changed(vectors, [this.schemaTarget(collection)]));
+    let embedded = 0;
     const keep: string[] = [];
     for (let offset = 0; ; offset += PAGE_SIZE) {
       const records = await items.page(collection.id, { limit: PAGE_SIZE, offset });
-      if (records.length === 0) break;
       keep.push(...records.map((item) => item.id));
-      embedded += await this.embedAll(
-        vectors,
-        await this.changed(
-          vectors,
-          records.map((item) => this.itemTarget(collection, item)),
-        ),
-      );
+      const targets = records.map((item) => this.itemTarget(collection, item));
+      if (offset === 0) targets.unshift(this.schemaTarget(collection));
+      embedded += await this.embedAll(vectors, await this.changed(vectors, targets));
       if (records.length < PAGE_SIZE) break;
     }
-    removed += await vectors.removeItemsExcept(collection.name, keep);
-    return { embedded, removed };
+    return { embedded, removed: await vectors.removeAllBut(collection.name, collection.id, keep) };
   }
 
   private itemTarget(collection: CollectionRecord, item: ItemRecord): Pending {
@@ -167,7 +164,8 @@ export class EmbeddingIndexer {
     for (const target of targets) {
       const { itemId, contentHash: hash, sourceRevision, sourceUpdatedAt } = target.write;
       const version = stored.get(itemId);
-      if (version?.contentHash !== hash) changed.push(target);
+      // Stored for another collection of the name (deleted and created again): this one's vector is written anew.
+      if (version?.contentHash !== hash || version.collectionId !== target.write.collectionId) changed.push(target);
       else if (version.sourceRevision !== sourceRevision || version.sourceUpdatedAt.getTime() !== sourceUpdatedAt.getTime()) {
         moved.push(target.write);
       }

@@ -15,6 +15,8 @@ import { type FakeModelServer, type ModelDialect, startFakeModelServer } from '.
 import { type RecordingExecutors, recordingExecutors } from '../../testing/recording-executors.js';
 import { ChatService } from './chat.service.js';
 import { ContinueRunService } from './continue-run.js';
+import { CONTEXT_MESSAGES } from '../../store/ai/conversation.store.js';
+import { Types } from 'mongoose';
 
 const KEY = 'sk-continue-77';
 
@@ -163,6 +165,34 @@ describe.each(PROVIDERS)('a continued run with the $provider planner', ({ dialec
     ]);
     // The same settlement continued again (a redelivered job): nothing more is asked, stored or pushed.
     expect(await continuation.continueRun({ siteId, approvalId, noteId: note.id })).toMatchObject({ ran: false });
+    expect(server.requests).toHaveLength(1);
+    expect(pushed).toHaveLength(1);
+  });
+
+  it('in a conversation longer than the context page: a redelivered continuation runs once, and a note not in it runs nothing', async () => {
+    const siteId = freshSiteId();
+    const { conversationId, approvalId } = await propose(siteId);
+    const { approvals, conversations } = database.stores.forSite(siteId);
+    const executing = await startExecution(approvals, (await approvals.get(approvalId))!, {
+      actor: { id: bob.id, name: bob.name },
+      at: new Date(),
+    });
+    await runApproval({ approval: executing!, approvals, executors: recorder.executors });
+    const note = await lastMessage(siteId, conversationId);
+    // More messages after the note than a turn reads back: the history alone no longer shows the note is there.
+    for (let index = 0; index < CONTEXT_MESSAGES; index++) {
+      await conversations.appendMessage(conversationId, { role: 'user', content: `later ${index}`, createdAt: new Date().toISOString() });
+    }
+
+    server.requests.length = 0;
+    expect(await continuation.continueRun({ siteId, approvalId, noteId: new Types.ObjectId().toHexString() })).toEqual({
+      ran: false,
+      why: 'note not appended',
+    });
+    expect(server.requests).toHaveLength(0);
+    server.script([{ text: 'Done.' }]);
+    expect(await continuation.continueRun({ siteId, approvalId, noteId: note.id })).toMatchObject({ ran: true, reply: 'Done.' });
+    expect(await continuation.continueRun({ siteId, approvalId, noteId: note.id })).toEqual({ ran: false, why: 'already continued' });
     expect(server.requests).toHaveLength(1);
     expect(pushed).toHaveLength(1);
   });

@@ -14,7 +14,7 @@ import {
 import type { HarnessActor } from '../../harness/ai-secure-harness.js';
 import type { Planner } from '../../llm/planner.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
-import { CONTEXT_MESSAGES } from '../../store/ai/conversation.store.js';
+import { CONTEXT_MESSAGES, type ConversationMessage, type ConversationRepository } from '../../store/ai/conversation.store.js';
 import { contentReadsOf, runCopilotTurn, type TurnHarness } from './copilot-turn.js';
 import { plannerMessages, type SiteBrief } from './planner-messages.js';
 import { toolsForCaller } from './tools-for-caller.js';
@@ -75,12 +75,12 @@ export class ContinueRunService {
     const actorAndPolicy = this.options
       .actorFor(siteId, conversation.userId)
       .then(async (actor) => ({ actor, policy: await stores.policy.get(actor?.accessEpoch) }));
-    const [held, { actor, policy }, history, collections] = await Promise.all([
-      stores.conversations.heldMessages([messageId, noteId]),
+    const [{ actor, policy }, history, collections] = await Promise.all([
       actorAndPolicy,
       stores.conversations.latestMessages(conversationId, CONTEXT_MESSAGES),
       this.options.siteSchema?.(siteId),
     ]);
+    const held = await heldOf(stores.conversations, history, [messageId, noteId]);
     if (held.has(messageId)) return { ran: false, why: 'already continued' };
     // The note (which the relay appended before it queued this) must be in the conversation: it holds the outcome.
     if (!held.has(noteId)) return { ran: false, why: 'note not appended' };
@@ -147,6 +147,20 @@ function notAskingAgain(harness: TurnHarness, rejected: readonly { skillName: st
     },
     ...(harness.commitPlan ? { commitPlan: harness.commitPlan.bind(harness) } : {}),
   };
+}
+
+/**
+ * Which of `ids` the conversation holds. A history shorter than the page asked for is the whole conversation, so it
+ * answers without a read (a run's conversation mostly is); a full page may have left older messages out, which are read by id.
+ */
+async function heldOf(
+  conversations: Pick<ConversationRepository, 'heldMessages'>,
+  history: readonly ConversationMessage[],
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (history.length >= CONTEXT_MESSAGES) return conversations.heldMessages(ids);
+  const present = new Set(history.map((message) => message.id));
+  return new Set(ids.filter((id) => present.has(id)));
 }
 
 function plainOutcomes(outcomes: readonly SkillOutcome[]): string {

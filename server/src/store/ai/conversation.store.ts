@@ -125,8 +125,8 @@ export class ConversationStore extends SiteScopedStore implements ConversationRe
     try {
       await this.insertMessage(new Types.ObjectId(id), conversationId, message);
     } catch (error) {
+      // There already: the conversation was touched all the same (insertMessage touches it whatever the insert does).
       if (!isDuplicateKeyError(error)) throw error;
-      await this.touch(conversationId, message.createdAt);
     }
   }
 
@@ -152,8 +152,15 @@ export class ConversationStore extends SiteScopedStore implements ConversationRe
       conversationId,
       ...(results === undefined ? {} : { resultsJson: encodeJson(results) }),
     });
-    await this.models.messages.insertMany([document], { lean: true });
-    await this.touch(conversationId, createdAt);
+    // The insert and the conversation's touch at once: the touch only moves `updatedAt` forward (`$max`), so it is as
+    // right before the message lands as after, and an insert that fails (a duplicate, a dropped connection) leaves a
+    // conversation no worse than a retry that lands would.
+    const [inserted, touched] = await Promise.allSettled([
+      this.models.messages.insertMany([document], { lean: true }),
+      this.touch(conversationId, createdAt),
+    ]);
+    if (inserted.status === 'rejected') throw inserted.reason;
+    if (touched.status === 'rejected') throw touched.reason;
   }
 
   private async touch(conversationId: string, at: string): Promise<void> {

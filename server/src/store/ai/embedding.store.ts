@@ -49,18 +49,31 @@ export class EmbeddingStore extends SiteScopedStore {
     super(siteId);
   }
 
-  /** What is stored for several targets of one collection under `model`, by itemId (one query). */
-  async versionsOf(collection: string, itemIds: readonly string[], model: string): Promise<Map<string, EmbeddingVersion>> {
+  /**
+   * What is stored for several targets of one collection name under `model`, by itemId (one query), with the id of the
+   * collection each vector was made for (a collection deleted and created again under the name has another).
+   */
+  async versionsOf(
+    collection: string,
+    itemIds: readonly string[],
+    model: string,
+  ): Promise<Map<string, EmbeddingVersion & { collectionId?: string }>> {
     const documents = await this.models.embeddings
       .find(this.scoped({ collection, model, itemId: { $in: [...itemIds] } }), {
         _id: 0,
         itemId: 1,
+        collectionId: 1,
         contentHash: 1,
         sourceRevision: 1,
         sourceUpdatedAt: 1,
       })
-      .lean<EmbeddingVersion[]>();
-    return new Map(documents.map((document) => [document.itemId, document]));
+      .lean<(EmbeddingVersion & { collectionId?: Types.ObjectId })[]>();
+    return new Map(
+      documents.map(({ collectionId, ...version }) => [
+        version.itemId,
+        { ...version, ...(collectionId ? { collectionId: collectionId.toHexString() } : {}) },
+      ]),
+    );
   }
 
   /** Every item vector's version under `model` (for the pending count and a site's re-embedding). */
@@ -119,19 +132,24 @@ export class EmbeddingStore extends SiteScopedStore {
     return deletedCount > 0;
   }
 
-  /** Removes the vectors of a collection name, except those of `keepCollectionId` (a live collection of that name). */
-  async removeCollection(collection: string, keepCollectionId?: string): Promise<number> {
-    const filter = keepCollectionId
-      ? this.scoped({ collection, collectionId: { $ne: toObjectId(keepCollectionId) } })
-      : this.scoped({ collection });
-    const { deletedCount } = await this.models.embeddings.deleteMany(filter);
+  /** Removes every vector of a collection name (no live collection has it). */
+  async removeCollection(collection: string): Promise<number> {
+    const { deletedCount } = await this.models.embeddings.deleteMany(this.scoped({ collection }));
     if (deletedCount > 0) await this.bump();
     return deletedCount;
   }
 
-  /** Removes vectors of the collection whose item ids are not in `keep` (items that went without an event). */
-  async removeItemsExcept(collection: string, keep: readonly string[]): Promise<number> {
-    const { deletedCount } = await this.models.embeddings.deleteMany(this.scoped({ collection, kind: 'item', itemId: { $nin: keep } }));
+  /**
+   * Of a live collection's name, in one write: the vectors of any other collection that had the name, and its own
+   * item vectors whose ids are not in `keepItems` (items that went without an event).
+   */
+  async removeAllBut(collection: string, collectionId: string, keepItems: readonly string[]): Promise<number> {
+    const { deletedCount } = await this.models.embeddings.deleteMany(
+      this.scoped({
+        collection,
+        $or: [{ collectionId: { $ne: toObjectId(collectionId) } }, { kind: 'item', itemId: { $nin: [...keepItems] } }],
+      }),
+    );
     if (deletedCount > 0) await this.bump();
     return deletedCount;
   }
