@@ -64,6 +64,8 @@ describe('ApprovalDecider.decideApproval', () => {
           siteId,
           actor: { id: admin.id, name: admin.name },
           operationId: approval.id,
+          // Where a skill hands the settling run its bookkeeping (the run-once ledger's completion); this one has none.
+          deferred: [],
           via: 'approval',
           approvalId: approval.id,
         });

@@ -4,7 +4,7 @@ import { type Approval, findSkill, parseSkillArguments, quotedSkill } from '@lum
 import type { ApprovalRepository } from './approval.store.js';
 import { type ExecutionOutcome, settle } from './approval-operations.js';
 import { describeFailure } from './describe-failure.js';
-import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
+import { type DeferredWork, type SkillExecutors, runSkillExecutor } from './skill-executors.js';
 
 export interface RunApprovalOptions {
   approval: Approval;
@@ -32,7 +32,10 @@ export class TransientExecutionError extends Error {
   }
 }
 
-async function execute({ approval, executors, reportError, firstRun }: RunApprovalOptions): Promise<ExecutionOutcome> {
+async function execute(
+  { approval, executors, reportError, firstRun }: RunApprovalOptions,
+  deferred: DeferredWork[],
+): Promise<ExecutionOutcome> {
   const skill = findSkill(approval.skillName);
   if (!skill) return { ok: false, failure: { message: `Unknown skill "${approval.skillName}"`, code: 'VALIDATION_FAILED' } };
   // Stored arguments crossed a process boundary (a job, a restart): parse them again. They were
@@ -55,6 +58,7 @@ async function execute({ approval, executors, reportError, firstRun }: RunApprov
       actor,
       operationId: approval.id,
       ...(firstRun ? { firstRun } : {}),
+      deferred,
       via: 'approval',
       approvalId: approval.id,
     });
@@ -76,10 +80,15 @@ async function execute({ approval, executors, reportError, firstRun }: RunApprov
  */
 export async function runApproval(options: RunApprovalOptions): Promise<Approval> {
   const { approval, approvals, clock = () => new Date() } = options;
-  const outcome = await execute(options);
+  // The skill's ledger completion runs beside the settling write: an approval settled before its ledger entry is
+  // complete is never run again (a job for it finds it settled), and one whose settling did not land is re-run resumed.
+  const deferred: DeferredWork[] = [];
+  const outcome = await execute(options, deferred);
   if (!outcome.ok && options.settleTransientFailures === false && TRANSIENT_CODES.has(outcome.failure.code ?? 'INTERNAL')) {
     throw new TransientExecutionError(outcome.failure.message);
   }
   const settled = await settle(approvals, approval, { outcome, at: clock() });
+  // A failed completion fails the job only now, with the approval settled: its retry finds it settled and skips.
+  for (const done of await Promise.all(deferred)) if (done.status === 'rejected') throw done.reason;
   return settled ?? (await approvals.get(approval.id)) ?? approval;
 }

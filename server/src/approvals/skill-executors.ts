@@ -16,11 +16,20 @@ export interface SkillExecutionContext {
    * earlier run's effect (createItem: one insert). Absent means "may be a repeat", which is always safe.
    */
   firstRun?: boolean;
+  /**
+   * Where a skill leaves bookkeeping that may finish after it answered (its run-once ledger entry marked complete)
+   * instead of awaiting it: the caller settles the approval meanwhile and awaits these after (run-approval.ts).
+   * Absent: awaited before the skill answers.
+   */
+  deferred?: DeferredWork[];
   /** How the change came about, for item revisions: `copilot` (a safe call) or `approval`. */
   via?: RevisionVia;
   /** The approval being executed, if any. */
   approvalId?: string;
 }
+
+/** Bookkeeping under way; it never rejects: it settles to how the work went. */
+export type DeferredWork = Promise<PromiseSettledResult<void>>;
 
 /** Receives arguments already parsed with the skill's schema; throws a DomainError to fail. */
 export type SkillExecutor<Name extends SkillName> = (args: SkillArguments<Name>, context: SkillExecutionContext) => Promise<unknown>;

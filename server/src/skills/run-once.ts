@@ -34,7 +34,16 @@ export async function runOnce<T>({ dependencies, context, skillName, perform }: 
     if (error instanceof DomainError && !resumed) await ledger.release(context.operationId);
     throw error;
   }
-  await ledger.complete(context.operationId, result, now());
+  const completed = ledger.complete(context.operationId, result, now());
+  // Until it lands a re-run finds the claim `started` and runs resumed, which is as safe as any crash after the write.
+  if (context.deferred) {
+    context.deferred.push(
+      completed.then(
+        () => ({ status: 'fulfilled', value: undefined }),
+        (reason: unknown) => ({ status: 'rejected', reason }),
+      ),
+    );
+  } else await completed;
   return result;
 }
 

@@ -2,7 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { type Capability, type Field, NotFoundError, SKILL_NAMES } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SkillExecutionContext, SkillExecutors } from '../approvals/skill-executors.js';
+import type { DeferredWork, SkillExecutionContext, SkillExecutors } from '../approvals/skill-executors.js';
+import { startExecution } from '../approvals/approval-operations.js';
+import { runApproval } from '../approvals/run-approval.js';
+import { pendingApproval } from '../testing/ai-arbitraries.js';
 import { CollectionsService } from '../services/collections.service.js';
 import { DomainEvents } from '../services/domain-events.js';
 import { FieldsService } from '../services/fields.service.js';
@@ -263,6 +266,38 @@ describe('when an earlier run of the operation started and never recorded its en
     await expect(executors.updateField({ collection: 'posts', field: 'body', changes: { name: 'summary' } }, context)).resolves.toEqual({
       collection: 'posts',
       field: { name: 'summary', type: 'text', required: false },
+    });
+  });
+});
+
+describe('a run that hands its bookkeeping to its caller (context.deferred), as an approval being settled does', () => {
+  it('leaves the ledger completion in the list instead of awaiting it; once it lands, the operation is complete with the result', async () => {
+    const siteId = await newSite();
+    const deferred: DeferredWork[] = [];
+    const context: SkillExecutionContext = { siteId, actor, operationId: randomUUID(), deferred };
+    const created = await executors.createCollection({ name: 'later', fields: [] }, context);
+    expect(deferred).toHaveLength(1);
+    expect(await deferred[0]).toEqual({ status: 'fulfilled', value: undefined });
+    expect(
+      await aiStores.forSite(siteId).operations.claim({ operationId: context.operationId, skillName: 'createCollection', at: new Date() }),
+    ).toEqual({
+      state: 'completed',
+      result: created,
+    });
+  });
+
+  it('runApproval settles the approval and awaits the completion it was handed: both are done when it returns', async () => {
+    const siteId = await newSite();
+    const { approvals } = aiStores.forSite(siteId);
+    const pending = await approvals.insert(pendingApproval({ skillName: 'createCollection', arguments: { name: 'settled', fields: [] } }));
+    const executing = await startExecution(approvals, pending, { actor, at: new Date() });
+    const settled = await runApproval({ approval: executing!, approvals, executors });
+    expect(settled).toMatchObject({ status: 'approved', result: { name: 'settled' } });
+    expect(
+      await aiStores.forSite(siteId).operations.claim({ operationId: pending.id, skillName: 'createCollection', at: new Date() }),
+    ).toMatchObject({
+      state: 'completed',
+      result: { name: 'settled' },
     });
   });
 });
