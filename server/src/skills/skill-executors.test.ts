@@ -286,19 +286,49 @@ describe('a run that hands its bookkeeping to its caller (context.deferred), as 
     });
   });
 
-  it('runApproval settles the approval and awaits the completion it was handed: both are done when it returns', async () => {
+  it('runApproval settles the approval, then awaits the completion it was handed: a completion that fails fails the run, settled', async () => {
     const siteId = await newSite();
     const { approvals } = aiStores.forSite(siteId);
-    const pending = await approvals.insert(pendingApproval({ skillName: 'createCollection', arguments: { name: 'settled', fields: [] } }));
-    const executing = await startExecution(approvals, pending, { actor, at: new Date() });
-    const settled = await runApproval({ approval: executing!, approvals, executors });
-    expect(settled).toMatchObject({ status: 'approved', result: { name: 'settled' } });
-    expect(
-      await aiStores.forSite(siteId).operations.claim({ operationId: pending.id, skillName: 'createCollection', at: new Date() }),
-    ).toMatchObject({
-      state: 'completed',
+    const executing = async (name: string) => {
+      const pending = await approvals.insert(pendingApproval({ skillName: 'createCollection', arguments: { name, fields: [] } }));
+      return (await startExecution(approvals, pending, { actor, at: new Date() }))!;
+    };
+    const landed = await executing('settled');
+    expect(await runApproval({ approval: landed, approvals, executors })).toMatchObject({
+      status: 'approved',
       result: { name: 'settled' },
     });
+    expect(
+      await aiStores.forSite(siteId).operations.claim({ operationId: landed.id, skillName: 'createCollection', at: new Date() }),
+    ).toMatchObject({ state: 'completed', result: { name: 'settled' } });
+
+    // The real ledger, except that marking an operation complete fails (MongoDB gone between the two writes).
+    const lost = new Error('the ledger completion was lost');
+    const failingLedger = createSkillExecutors({
+      ...services,
+      operations: {
+        forSite: (id) => {
+          const ledger = aiStores.forSite(id).operations;
+          return {
+            operations: {
+              siteId: ledger.siteId,
+              claim: (operation) => ledger.claim(operation),
+              release: (operationId) => ledger.release(operationId),
+              claimed: (operationId) => ledger.claimed(operationId),
+              complete: async () => {
+                throw lost;
+              },
+            },
+          };
+        },
+      },
+      search: search.search,
+      embedder: search.embedder,
+    });
+    const unlucky = await executing('unlucky');
+    await expect(runApproval({ approval: unlucky, approvals, executors: failingLedger })).rejects.toBe(lost);
+    // Settled before the completion was awaited: a retry of its job finds it approved and runs nothing.
+    expect(await approvals.get(unlucky.id)).toMatchObject({ status: 'approved', result: { name: 'unlucky' } });
   });
 });
 
