@@ -18,6 +18,7 @@ export * from './skills/index.js';
 export * from './api/chat.js';
 export * from './api/skills.js';
 export * from './api/approvals.js';
+export * from './api/skill-modes.js';
 export * from './api/policy.js';
 export * from './api/notices.js';
 export * from './api/audit.js';

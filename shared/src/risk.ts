@@ -1,20 +1,12 @@
 // The risk rule of ADR-003: which skills run at once and which wait for a human.
-import type { Capability } from './capabilities.js';
+import type { SkillDefinition } from './skills/define-skill.js';
 
-export interface RiskClassifiable {
-  readonly name: string;
-  readonly requiredCapabilities: readonly (Capability | string)[];
-}
+export type RiskClassifiable = Pick<SkillDefinition, 'name' | 'requiredCapabilities' | 'dangerous'>;
 
 /**
- * Dangerous iff the skill changes the schema or its name says it deletes. It looks at the skill
- * alone, never at who asks: a superadmin's `*` does not make a dangerous skill safe.
+ * Dangerous as the skill's definition states it (`dangerous`, held to the seeds' rule by risk.test.ts). It looks at the
+ * skill alone, never at who asks: a superadmin's `*` does not make a dangerous skill safe.
  */
-export function isDangerous(skill: RiskClassifiable): boolean {
-  return skill.requiredCapabilities.includes('schema:write') || skill.name.startsWith('delete');
-}
-
-/** A skill that changes something (it needs a capability beyond reading): only these can be `warn`. */
-export function writes(skill: RiskClassifiable): boolean {
-  return !skill.requiredCapabilities.every((capability) => capability.endsWith(':read'));
+export function isDangerous(skill: Pick<SkillDefinition, 'dangerous'>): boolean {
+  return skill.dangerous;
 }

@@ -1,6 +1,6 @@
 // The gate's tier for one call (API.md, "The gate's tiers and limits"): how the site's policy, the risk rule and what the
 // model read before decide whether a call is turned off, runs at once, runs with a notice, or waits for a human.
-import { type CopilotPolicy, isDangerous, type RiskClassifiable, writes } from '@lumibase/shared';
+import { type CopilotPolicy, isDangerous, permittedMode, type RiskClassifiable, writes } from '@lumibase/shared';
 
 /** `auto`: runs at once; `warn`: runs at once with a `copilot-notice`; `ask`: an approval; `off`: denied. */
 export type GateTier = 'auto' | 'warn' | 'ask' | 'off';
@@ -26,8 +26,7 @@ export function gateTier(
 ): TierDecision {
   const mode = policy.skills[skill.name] ?? 'ask';
   if (mode === 'off') return { tier: 'off', escalated: false };
-  if (isDangerous(skill)) return { tier: 'ask', escalated: false };
-  if (!writes(skill)) return { tier: mode === 'ask' ? 'ask' : 'auto', escalated: false };
+  if (isDangerous(skill) || !writes(skill)) return { tier: permittedMode(skill, mode), escalated: false };
   const floor = policy.afterContentRead;
   if ((readBefore?.length ?? 0) > 0 && RANK[mode] < RANK[floor]) return { tier: floor, escalated: true };
   return { tier: mode, escalated: false };

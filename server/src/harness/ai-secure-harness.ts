@@ -11,7 +11,7 @@ import {
   missingCapabilities,
   parseSkillArguments,
   quotedSkill,
-  writesSite,
+  writes,
 } from '@lumibase/shared';
 import type { TurnPlan } from './turn-plan.js';
 import { actorOf, type HarnessContext, type HarnessStores, type ToolCall } from './harness-context.js';
@@ -174,7 +174,7 @@ export class AISecureHarness {
 
     // The risk rule looks at the skill only: `*` got the call this far and no further.
     // In a turn with a plan: from the first call that needs an approval on, every writing call is its next step.
-    if (context.plan && (tier === 'ask' || (context.plan.steps.length > 0 && writesSite(skill))))
+    if (context.plan && (tier === 'ask' || (context.plan.steps.length > 0 && writes(skill))))
       return this.planStep(context, context.plan, call, record);
     if (tier === 'ask') {
       // The same request still waiting in this site: point at it rather than ask the admins twice.
@@ -262,7 +262,7 @@ export class AISecureHarness {
             ...(warned ? { tier: 'warn', ...(context.readBefore?.length ? { readBefore: context.readBefore } : {}) } : {}),
           },
         }),
-        writesSite(skill) ? this.undoFor?.(context.siteId, operationId).catch(() => undefined) : undefined,
+        writes(skill) ? this.undoFor?.(context.siteId, operationId).catch(() => undefined) : undefined,
       ]);
       if (warned) {
         // Every admin of the site is told what ran, for whom, after reading what, and how to undo it.

@@ -5,37 +5,31 @@ import {
   type SkillOutcome,
   SKILL_LIST,
   getSkillToolSpecs,
-  hasCapabilities,
   isDangerous,
+  writes,
 } from '@lumibase/shared';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { offersSkill } from '../services/copilot/tools-for-caller.js';
 
 const SPECS = new Map(getSkillToolSpecs().map((spec) => [spec.name, spec]));
 
-/** A skill only reads when every capability it needs is a `:read` one (listCollections, listItems, searchItems…). */
-function onlyReads(requiredCapabilities: readonly string[]): boolean {
-  return requiredCapabilities.every((capability) => capability.endsWith(':read'));
-}
-
-/** The skills the caller's capabilities allow and the site's policy does not turn off. */
+/** The skills the caller's capabilities allow and the site's policy does not turn off (the Copilot's own filter). */
 export function toolsFor(caller: CapabilityHolder, policy: Pick<CopilotPolicy, 'skills'>): Tool[] {
-  return SKILL_LIST.filter((skill) => hasCapabilities(caller, skill.requiredCapabilities) && policy.skills[skill.name] !== 'off').map(
-    (skill) => {
-      const spec = SPECS.get(skill.name);
-      if (!spec) throw new TypeError(`no tool spec for ${skill.name}`);
-      return {
-        name: skill.name,
+  return SKILL_LIST.filter((skill) => offersSkill(skill.name, caller, policy)).map((skill) => {
+    const spec = SPECS.get(skill.name);
+    if (!spec) throw new TypeError(`no tool spec for ${skill.name}`);
+    return {
+      name: skill.name,
+      title: skill.action,
+      description: spec.description,
+      inputSchema: { ...spec.parameters, type: 'object' } as Tool['inputSchema'],
+      annotations: {
         title: skill.action,
-        description: spec.description,
-        inputSchema: { ...spec.parameters, type: 'object' } as Tool['inputSchema'],
-        annotations: {
-          title: skill.action,
-          readOnlyHint: onlyReads(skill.requiredCapabilities),
-          destructiveHint: isDangerous(skill),
-        },
-      };
-    },
-  );
+        readOnlyHint: !writes(skill),
+        destructiveHint: isDangerous(skill),
+      },
+    };
+  });
 }
 
 /** The gate's outcome as a tool result: executed → its data; pending → not an error, a human decides; denied → isError. */

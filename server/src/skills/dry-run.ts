@@ -12,7 +12,7 @@ import {
   quotedSkill,
   type SkillArguments,
   type SkillName,
-  writesSite,
+  writes,
 } from '@lumibase/shared';
 import { validateItemData } from '../services/validate-item-data.js';
 import type { ApprovalTargets } from './approval-targets.js';
@@ -160,7 +160,7 @@ export async function dryRunStep(
   await site.apply(skillName, args, step);
   // A later step failing undoes the earlier ones; a write without an undo (updateField, deleteUser) can only come last.
   const skill = findSkill(skillName);
-  if (!SKILL_MODULES[skillName].undo && skill && writesSite(skill)) site.irreversible = { step, skillName };
+  if (!SKILL_MODULES[skillName].undo && skill && writes(skill)) site.irreversible = { step, skillName };
   return {
     ok: true,
     ...(preview.target ? { target: preview.target } : {}),

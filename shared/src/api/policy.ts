@@ -1,13 +1,9 @@
 // /ai/policy: the site's Copilot policy — who may approve their own request, how each skill runs, what a write after
 // a content read needs, and each skill's hourly limit.
 import { z } from 'zod';
-import { isDangerous, writes } from '../risk.js';
+import { isDangerous } from '../risk.js';
 import { SKILL_LIST, findSkill } from '../skills/catalog.js';
-
-/** `warn` ("warn but execute"): runs at once and tells the site's admins with a `copilot-notice` (API.md, "The gate's tiers and limits"). */
-export const SKILL_MODES = ['auto', 'warn', 'ask', 'off'] as const;
-export const SkillMode = z.enum(SKILL_MODES);
-export type SkillMode = z.infer<typeof SkillMode>;
+import { allowedModes, permittedMode, SkillMode } from './skill-modes.js';
 
 /** What a safe write proposed after a content read in the same run is taken up to. */
 export const AFTER_CONTENT_READ_MODES = ['warn', 'ask'] as const;
@@ -43,10 +39,14 @@ export const PutPolicyRequest = z
     for (const [name, mode] of Object.entries(body.skills ?? {})) {
       const skill = findSkill(name);
       if (!skill) context.addIssue({ code: 'custom', path: ['skills', name], message: `unknown skill "${name}"` });
-      else if ((mode === 'auto' || mode === 'warn') && isDangerous(skill))
-        context.addIssue({ code: 'custom', path: ['skills', name], message: `${name} is dangerous and can never run without an approval` });
-      else if (mode === 'warn' && !writes(skill))
-        context.addIssue({ code: 'custom', path: ['skills', name], message: `${name} only reads: warn is for skills that write` });
+      else if (!allowedModes(skill).includes(mode))
+        context.addIssue({
+          code: 'custom',
+          path: ['skills', name],
+          message: isDangerous(skill)
+            ? `${name} is dangerous and can never run without an approval`
+            : `${name} only reads: warn is for skills that write`,
+        });
     }
     for (const name of Object.keys(body.limits ?? {}))
       if (!findSkill(name)) context.addIssue({ code: 'custom', path: ['limits', name], message: `unknown skill "${name}"` });
@@ -78,8 +78,7 @@ export function effectivePolicy(stored: StoredPolicy | null): CopilotPolicy {
   const limits: Record<string, number> = {};
   for (const skill of SKILL_LIST) {
     const mode = stored?.skills?.[skill.name] ?? defaultSkillMode(skill.name);
-    skills[skill.name] =
-      (mode === 'auto' || mode === 'warn') && isDangerous(skill) ? 'ask' : mode === 'warn' && !writes(skill) ? 'auto' : mode;
+    skills[skill.name] = permittedMode(skill, mode);
     const limit = stored?.limits?.[skill.name];
     if (typeof limit === 'number' && Number.isInteger(limit) && limit >= 1) limits[skill.name] = limit;
   }

@@ -13,6 +13,12 @@ export interface SkillDefinition<Name extends string = string, Parameters extend
   /** The arguments' schema; the JSON Schema the model sees is generated from it. */
   readonly parameters: Parameters;
   readonly requiredCapabilities: readonly Capability[];
+  /**
+   * The risk rule of ADR-003, stated by each skill and read by the gate: a dangerous skill always waits for a human
+   * (never `auto` or `warn`). The seeds' rule: dangerous iff it requires `schema:write` or its name starts with `delete`
+   * (risk.test.ts holds every skill to it and to a table by name, so a new skill is decided by a person).
+   */
+  readonly dangerous: boolean;
   /** The skill as an action a person reads: "Add a field". */
   readonly action: string;
   /**
@@ -34,12 +40,19 @@ export interface SkillDefinition<Name extends string = string, Parameters extend
 }
 
 export function defineSkill<const Name extends string, Parameters extends z.ZodType>(
-  skill: SkillDefinition<Name, Parameters> & { readonly confirmByName: (keyof z.input<Parameters> & string) | false },
+  skill: SkillDefinition<Name, Parameters> & {
+    readonly confirmByName: (keyof z.input<Parameters> & string) | false;
+    /** A skill named `delete…` that says it is safe does not compile. */
+    readonly dangerous: Name extends `delete${string}` ? true : boolean;
+  },
 ): SkillDefinition<Name, Parameters> {
   return Object.freeze({ ...skill, requiredCapabilities: Object.freeze([...skill.requiredCapabilities]) });
 }
 
-/** A skill that changes the site (it needs a write capability): in a turn with a plan it becomes a step instead of running. */
-export function writesSite(skill: Pick<SkillDefinition, 'requiredCapabilities'>): boolean {
-  return skill.requiredCapabilities.some((capability) => capability.endsWith(':write'));
+/**
+ * A skill that changes something (it needs a capability beyond reading): the one definition of "writes". Only these can
+ * be `warn`; in a turn with a plan they become steps instead of running; an MCP tool that does not write is read-only.
+ */
+export function writes(skill: { readonly requiredCapabilities: readonly string[] }): boolean {
+  return !skill.requiredCapabilities.every((capability) => capability.endsWith(':read'));
 }

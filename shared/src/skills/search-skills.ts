@@ -15,6 +15,7 @@ export const searchItems = defineSkill({
     limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).optional().describe(`How many results (default 10, at most ${SEARCH_LIMIT_MAX})`),
   }),
   requiredCapabilities: ['content:read'],
+  dangerous: false,
   action: 'Search items',
   readsContent: true,
   callsModel: true,

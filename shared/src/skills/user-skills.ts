@@ -11,6 +11,7 @@ export const deleteUser = defineSkill({
     'Queued for a human admin to approve before it runs.',
   parameters: z.strictObject({ userId: RecordId.describe('The id of the user') }),
   requiredCapabilities: ['users:write'],
+  dangerous: true,
   action: 'Remove a member',
   readsContent: false,
   callsModel: false,

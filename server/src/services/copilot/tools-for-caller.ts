@@ -1,5 +1,5 @@
-// What a model is given (API.md, "AI Copilot"): only the tools the caller's capabilities allow and
-// the site's policy does not turn off, so it never proposes a call that can only be denied.
+// What a model is given (API.md, "AI Copilot"), in the chat and over MCP alike: only the tools the caller's
+// capabilities allow and the site's policy does not turn off, so it never proposes a call that can only be denied.
 import { type CapabilityHolder, type CopilotPolicy, findSkill, hasCapabilities, type ToolSpec } from '@lumibase/shared';
 
 export interface CallerTools {
@@ -8,11 +8,13 @@ export interface CallerTools {
   turnedOff: string[];
 }
 
+/** The one tool filter: a known skill, not turned off by the site's policy, whose every capability the caller holds. */
+export function offersSkill(name: string, caller: CapabilityHolder, policy: Pick<CopilotPolicy, 'skills'>): boolean {
+  const skill = findSkill(name);
+  return skill !== undefined && policy.skills[name] !== 'off' && hasCapabilities(caller, skill.requiredCapabilities);
+}
+
 export function toolsForCaller(tools: readonly ToolSpec[], caller: CapabilityHolder, policy: Pick<CopilotPolicy, 'skills'>): CallerTools {
   const turnedOff = tools.map((tool) => tool.name).filter((name) => policy.skills[name] === 'off');
-  const allowed = tools.filter((tool) => {
-    const skill = findSkill(tool.name);
-    return skill !== undefined && policy.skills[tool.name] !== 'off' && hasCapabilities(caller, skill.requiredCapabilities);
-  });
-  return { tools: allowed, turnedOff };
+  return { tools: tools.filter((tool) => offersSkill(tool.name, caller, policy)), turnedOff };
 }
