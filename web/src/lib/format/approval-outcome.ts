@@ -1,7 +1,7 @@
 // What happened to an approval, in one set of words for everyone who sees it (the requester's Copilot panel, the
 // approver's card, toasts): the final arguments when an approver changed them ("approved with changes by Bea"), why an
 // approval ended (its target changed, its time ran out, its requester withdrew it), never a skill's internal name.
-import { type ApprovalJson, findSkill, SKILL_NAMES, skillLabel } from '@lumibase/shared';
+import { type ApprovalJson, findSkill, isRejected, SKILL_NAMES, skillLabel } from '@lumibase/shared';
 
 type Loose = Record<string, unknown>;
 
@@ -40,7 +40,7 @@ export function planFailure(approval: ApprovalJson): string {
 
 /** A rejection by the requester themself is a withdrawal. */
 export function isWithdrawal(approval: ApprovalJson): boolean {
-  return approval.status === 'rejected' && approval.decidedBy !== undefined && approval.decidedBy.id === approval.requestedBy.id;
+  return isRejected(approval.status) && approval.decidedBy !== undefined && approval.decidedBy.id === approval.requestedBy.id;
 }
 
 function hoursOf(approval: ApprovalJson): string | undefined {

@@ -1,106 +1,15 @@
-// An approval's arguments as a form, generated from its skill's argument schema (shared skill definitions): one labelled
-// input per argument (text, number, yes/no, a choice, a group for a nested object; JSON only for lists and free-form
-// objects), the arguments built back from what was typed, and every error in plain words at the input it concerns.
+// An approval's arguments as a form: its inputs come from the skill's JSON Schema (argument-inputs.ts); here, the values
+// of the arguments, the arguments built back from what was typed (checked with the skill's schema), and every error in
+// plain words at the input it concerns.
 import { type ErrorDetail, findSkill, parseSkillArguments } from '@lumibase/shared';
-import type { z } from 'zod';
+import { type ArgumentInput, leafInputs } from './argument-inputs.js';
 
-export type ArgumentInputKind = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'json' | 'group';
-
-export interface ArgumentInput {
-  kind: ArgumentInputKind;
-  /** The argument's path, dot-joined as the server's error details name it: `field.name`. */
-  path: string;
-  label: string;
-  /** The schema's description, when it says more than the label. */
-  hint?: string;
-  /** Absent from the arguments when left empty. */
-  optional: boolean;
-  maxLength?: number;
-  choices?: readonly string[];
-  children?: ArgumentInput[];
-}
+export { type ArgumentInput, type ArgumentInputKind, argumentInputs, labelFor, leafInputs } from './argument-inputs.js';
 
 /** What is typed: text as typed (numbers and JSON too), yes/no as a boolean, an optional yes/no as '' | 'yes' | 'no'. */
 export type FormValues = Record<string, string | boolean>;
 
 export type FormCheck = { ok: true; arguments: Record<string, unknown> } | { ok: false; errors: Record<string, string>; general: string[] };
-
-interface Def {
-  type: string;
-  innerType?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  entries?: Record<string, string>;
-  checks?: { _zod: { def: { check: string; maximum?: number } } }[];
-}
-
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
-/** The inputs of a skill's arguments, in the schema's order; [] for an unknown skill. */
-export function argumentInputs(skillName: string): ArgumentInput[] {
-  const skill = findSkill(skillName);
-  return skill ? objectInputs(skill.parameters, '') : [];
-}
-
-function objectInputs(schema: z.ZodType, prefix: string): ArgumentInput[] {
-  const shape = defOf(schema).shape ?? {};
-  return Object.entries(shape).map(([key, child]) => inputFor(key, child, prefix ? `${prefix}.${key}` : key));
-}
-
-function inputFor(key: string, schema: z.ZodType, path: string): ArgumentInput {
-  let inner = schema;
-  let optional = false;
-  for (;;) {
-    const def = defOf(inner);
-    if (def.type === 'optional') optional = true;
-    if ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType) inner = def.innerType;
-    else break;
-  }
-  const def = defOf(inner);
-  const base = { path, label: labelFor(key), optional, ...hintOf(schema, inner) };
-  switch (def.type) {
-    case 'string': {
-      const max = def.checks?.find((check) => check._zod.def.check === 'max_length')?._zod.def.maximum;
-      return { ...base, kind: 'text', ...(max !== undefined ? { maxLength: max } : {}) };
-    }
-    case 'number': {
-      const integer = def.checks?.some((check) => (check._zod.def as { format?: string }).format === 'safeint') ?? false;
-      return { ...base, kind: integer ? 'integer' : 'number' };
-    }
-    case 'int':
-      return { ...base, kind: 'integer' };
-    case 'boolean':
-      return { ...base, kind: 'boolean' };
-    case 'enum':
-      return { ...base, kind: 'choice', choices: Object.values(def.entries ?? {}) };
-    case 'object':
-      return { ...base, kind: 'group', children: objectInputs(inner, path) };
-    default:
-      return { ...base, kind: 'json' };
-  }
-}
-
-function hintOf(outer: z.ZodType, inner: z.ZodType): { hint?: string } {
-  const hint = outer.description ?? inner.description;
-  // A description that spells out JSON ({ name, type, … }) is for the model, not for a person filling in a form.
-  return hint && !/[{}[\]]/.test(hint) ? { hint } : {};
-}
-
-const WORDS: Record<string, string> = { id: 'ID', userId: 'User ID' };
-
-/** `collection` → "Collection", `userId` → "User ID", `maxLength` → "Max length". */
-export function labelFor(key: string): string {
-  if (WORDS[key]) return WORDS[key];
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/_/g, ' ')
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** Every input, groups' children included, in order. */
-export function leafInputs(inputs: ArgumentInput[]): ArgumentInput[] {
-  return inputs.flatMap((input) => (input.kind === 'group' ? leafInputs(input.children ?? []) : [input]));
-}
 
 /** The form's values for these arguments. */
 export function formValues(inputs: ArgumentInput[], args: Record<string, unknown>): FormValues {

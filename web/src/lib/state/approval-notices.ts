@@ -1,6 +1,6 @@
 // The wording of what the Studio tells people about approvals: decisions seen on the dashboard, the outcome of this
 // tab's own decisions, and why a decision was refused. Pure functions; the sync engine (approvals.svelte.ts) says when.
-import type { ApprovalJson } from '@lumibase/shared';
+import { type ApprovalJson, isApproved, isExpired, isRejected } from '@lumibase/shared';
 import { type ApiError, describeError } from '../api/index.js';
 import { callSentence, expiryReason, isWithdrawal, outcomeSentence, skillLabel } from '../format/approval-outcome.js';
 import type { ToastTone } from './toasts.svelte.js';
@@ -39,7 +39,7 @@ export function decidedText(approval: ApprovalJson, userId: string | undefined):
 /** This tab decided, and the approval had already ended: another admin decided first, its requester withdrew it, or it expired. */
 export function lostRaceText(latest: ApprovalJson | undefined, userId: string | undefined): string {
   if (!latest) return 'Nothing was done: this approval is no longer pending.';
-  if (latest.status === 'expired') return `Nothing was done: it expired — ${expiryReason(latest)}.`;
+  if (isExpired(latest.status)) return `Nothing was done: it expired — ${expiryReason(latest)}.`;
   if (isWithdrawal(latest)) return `Nothing was done: ${decidedText(latest, userId)}`;
   return `Someone else decided first: ${decidedText(latest, userId)}`;
 }
@@ -55,8 +55,8 @@ export function staleNote(latest: ApprovalJson): CardNote {
 /** The toast for this tab's own decision once it is settled. */
 export function settledToast(approval: ApprovalJson): ApprovalToast | undefined {
   const what = requestWords(approval);
-  if (approval.status === 'approved') return { tone: 'success', title: `Approved and done: ${what}`, message: approval.context.message };
-  if (approval.status === 'rejected') return { tone: 'info', title: `Rejected: ${what}`, message: approval.context.message };
+  if (isApproved(approval.status)) return { tone: 'success', title: `Approved and done: ${what}`, message: approval.context.message };
+  if (isRejected(approval.status)) return { tone: 'info', title: `Rejected: ${what}`, message: approval.context.message };
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import type { ApprovalJson, ApprovalStatus } from '@lumibase/shared';
+import { type ApprovalJson, type ApprovalStatus, isPending } from '@lumibase/shared';
 import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SiteApi } from '../api/index.js';
@@ -29,7 +29,7 @@ interface Setup {
 async function open({ address = '/settings/ai-approvals', selfApproval = true, missing = [], userId = 'u-me', gate }: Setup = {}) {
   const byStatus = new Map<ApprovalStatus, ApprovalJson[]>([['approved', [approvalFixture({ id: 'done-1', status: 'approved' })]]]);
   const list = vi.fn(async ({ status = 'pending' }: { status?: ApprovalStatus } = {}) => {
-    if (status !== 'pending') await gate;
+    if (!isPending(status)) await gate;
     const data = byStatus.get(status) ?? [];
     return { data, meta: { total: data.length, seq: 0 } };
   });

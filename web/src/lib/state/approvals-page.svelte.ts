@@ -7,6 +7,7 @@ import {
   type ApprovalStatus,
   type ListApprovalsResponse,
   isOwnRequest,
+  isPending,
   refusesSelfApproval,
 } from '@lumibase/shared';
 import { untrack } from 'svelte';
@@ -74,7 +75,7 @@ export class ApprovalsPage {
   readonly decided: Resource<ListApprovalsResponse> | undefined = $derived.by(() => {
     const api = this.approvals?.api;
     const status = this.tab;
-    return api && status !== 'pending' ? new Resource(() => api.ai.approvals.list({ status })) : undefined;
+    return api && !isPending(status) ? new Resource(() => api.ai.approvals.list({ status })) : undefined;
   });
 
   /** The site's Copilot policy: whether a requester may approve their own request. */
@@ -124,7 +125,7 @@ export class ApprovalsPage {
 
   readonly showTab = (status: ApprovalStatus): void => {
     const url = new URL(this.#options.url());
-    if (status === 'pending') url.searchParams.delete('status');
+    if (isPending(status)) url.searchParams.delete('status');
     else url.searchParams.set('status', status);
     url.hash = '';
     void this.#options.goto(url, { replaceState: true, noScroll: true, keepFocus: true });

@@ -1,10 +1,21 @@
 // The approvals sync engine: the site's pending list and count (GET /ai/approvals, then kept by approval events in
 // seq order), the latest known state of each approval, and the decisions this tab is making. Wording: approval-notices.ts.
-import { type ApprovalDecision, type ApprovalJson, type ApprovalStatus, type ErrorDetail, isSettled } from '@lumibase/shared';
+import {
+  type ApprovalDecision,
+  type ApprovalJson,
+  type ErrorDetail,
+  isApproved,
+  isExecuting,
+  isPending,
+  isRejected,
+  isSettled,
+  pendingCountDelta,
+} from '@lumibase/shared';
 import { SvelteMap } from 'svelte/reactivity';
 import { type ApiError, type ApprovalEdit, type SiteApi, toApiError } from '../api/index.js';
 import type { ApprovalCreatedEvent, ApprovalDecidedEvent } from '../realtime/events.js';
 import { isPlan } from '../format/plan-steps.js';
+import { isNewer } from './approval-revision.js';
 import type { ResourceStatus } from './resource.svelte.js';
 import {
   type ApprovalToast,
@@ -16,15 +27,6 @@ import {
   refusalNote,
   settledToast,
 } from './approval-notices.js';
-
-/** How one status change moves the pending count: API.md sends one approval-decided event per change. */
-const PENDING_DELTA: Record<ApprovalStatus, number> = {
-  executing: -1, // pending → executing
-  rejected: -1, // pending → rejected
-  approved: 0, // executing → approved
-  pending: 1, // executing → pending (execution failed)
-  expired: -1, // pending → expired (time ran out, target changed)
-};
 
 /** An edit's answer: the approval at its new revision, or why not (with the server's details for a 400). */
 export type EditOutcome = { ok: true; approval: ApprovalJson } | { ok: false; status: number; message: string; details: ErrorDetail[] };
@@ -168,7 +170,7 @@ export class ApprovalsState {
     try {
       const answer = this.#remember(await this.api.ai.approvals.edit(id, { revision, ...edit }));
       this.#notes.delete(id);
-      if (answer.status === 'pending') this.#upsert(answer);
+      if (isPending(answer.status)) this.#upsert(answer);
       return { ok: true, approval: answer };
     } catch (error) {
       const apiError = toApiError(error);
@@ -212,27 +214,22 @@ export class ApprovalsState {
     // Events arrive in seq order, so an event's snapshot is always the newest.
     const previous = this.#known.get(approval.id)?.status;
     this.#known.set(approval.id, approval);
-    // With the previous state known, the count moves by what changed (an edit or impact refresh keeps it pending).
-    const delta =
-      type === 'created'
-        ? 1
-        : previous !== undefined
-          ? Number(approval.status === 'pending') - Number(previous === 'pending')
-          : PENDING_DELTA[approval.status];
+    // The count moves by what changed, as far as this tab knew the approval (an edit or impact refresh keeps it pending).
+    const delta = type === 'created' ? 1 : pendingCountDelta(previous, approval.status);
     if (this.total !== undefined) this.total = Math.max(0, this.total + delta);
 
     const phase = this.#phases.get(approval.id);
-    if (approval.status === 'pending') {
+    if (isPending(approval.status)) {
       this.#upsert(approval);
       if (type === 'decided' && phase === 'executing') this.#settle(approval);
       return;
     }
     // A plan runs step by step, each step a pushed revision: every viewer's card stays to show it advance.
-    if (phase === undefined && approval.status === 'executing' && isPlan(approval)) {
+    if (phase === undefined && isExecuting(approval.status) && isPlan(approval)) {
       this.#upsert(approval);
       return;
     }
-    if (phase === 'deciding' || (phase === 'executing' && approval.status === 'executing')) {
+    if (phase === 'deciding' || (phase === 'executing' && isExecuting(approval.status))) {
       this.#replace(approval);
       return;
     }
@@ -246,24 +243,18 @@ export class ApprovalsState {
   /** This tab's decision has an answer: the card leaves, waits for the outcome, or says why it is still pending. */
   #settle(approval: ApprovalJson): void {
     const { id } = approval;
-    switch (approval.status) {
-      case 'approved':
-      case 'rejected': {
-        this.#phases.delete(id);
-        this.#remove(id);
-        const toast = settledToast(approval);
-        if (toast) this.#options.notify?.(toast);
-        break;
-      }
-      case 'executing':
-        this.#phases.set(id, 'executing');
-        this.#replace(approval);
-        break;
-      case 'pending':
-        this.#phases.delete(id);
-        this.#upsert(approval);
-        if (approval.lastError) this.#notes.set(id, failedRunNote(approval.lastError));
-        break;
+    if (isApproved(approval.status) || isRejected(approval.status)) {
+      this.#phases.delete(id);
+      this.#remove(id);
+      const toast = settledToast(approval);
+      if (toast) this.#options.notify?.(toast);
+    } else if (isExecuting(approval.status)) {
+      this.#phases.set(id, 'executing');
+      this.#replace(approval);
+    } else if (isPending(approval.status)) {
+      this.#phases.delete(id);
+      this.#upsert(approval);
+      if (approval.lastError) this.#notes.set(id, failedRunNote(approval.lastError));
     }
   }
 
@@ -272,11 +263,11 @@ export class ApprovalsState {
     if (error.status === 409) {
       // Not a failure: another admin's decision won the race.
       let latest = this.#known.get(id);
-      if (!latest || latest.status === 'pending') {
+      if (!latest || isPending(latest.status)) {
         const fresh = await this.api.ai.approvals.get(id).catch(() => undefined);
         if (fresh) latest = this.#remember(fresh);
       }
-      if (latest && latest.status === 'pending') {
+      if (latest && isPending(latest.status)) {
         // It changed since this tab showed it (another admin's try, an impact refresh): show the new one, say so.
         this.#upsert(latest);
         this.#notes.set(id, staleNote(latest));
@@ -322,14 +313,4 @@ export class ApprovalsState {
 
 function newestFirst(approvals: ApprovalJson[]): ApprovalJson[] {
   return approvals.toSorted((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-}
-
-const STATUS_RANK: Record<ApprovalStatus, number> = { pending: 0, executing: 1, approved: 2, rejected: 2, expired: 2 };
-
-/** Whether `a` is a later state of the same approval than `b` (more attempts, a later update, or further along). */
-export function isNewer(a: ApprovalJson, b: ApprovalJson): boolean {
-  if (a.attempts !== b.attempts) return a.attempts > b.attempts;
-  const byTime = Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
-  if (byTime !== 0) return byTime > 0;
-  return STATUS_RANK[a.status] > STATUS_RANK[b.status];
 }

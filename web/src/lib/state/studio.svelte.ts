@@ -1,4 +1,5 @@
 // The Studio's object graph for one tab (API client → session → site → live → content), shared through Svelte context.
+import { isPending } from '@lumibase/shared';
 import { NoticesState } from './copilot-notices.svelte.js';
 import { getContext, setContext } from 'svelte';
 import { type Api, createApi, describeRetry } from '../api/index.js';
@@ -65,7 +66,7 @@ export class Studio {
     this.live.on('approval-decided', (event) => {
       this.approvals?.handleDecided(event);
       // Once decided (here or elsewhere), the request's toast has nothing left to ask.
-      if (event.approval.status !== 'pending') this.requestToasts.settle(event.approval.id);
+      if (!isPending(event.approval.status)) this.requestToasts.settle(event.approval.id);
     });
     this.live.on('copilot-notice', (event) => this.notices?.handle(event));
     this.live.onCopilotProgress((event) => this.copilot?.receiveProgress(event));
