@@ -5,7 +5,7 @@
 import { type Approval, type ApprovalStep, isSkillName, quotedSkill } from '@lumibase/shared';
 import type { ApprovalTargets } from '../skills/approval-targets.js';
 import type { StepUndo } from '../skills/skill-module.js';
-import { SKILL_MODULES } from '../skills/skill-modules.js';
+import { createdCollection, SKILL_MODULES } from '../skills/skill-modules.js';
 import { expire, settle } from './approval-operations.js';
 import type { ApprovalRepository } from './approval.store.js';
 import { describeFailure } from './describe-failure.js';
@@ -93,9 +93,7 @@ async function checkTarget({ targets }: RunPlanOptions, approval: Approval, inde
   if (!planned && !target) return;
   const createdEarlier =
     planned?.collection !== undefined &&
-    approval.steps
-      .slice(0, index)
-      .some((earlier) => earlier.skillName === 'createCollection' && earlier.arguments.name === planned.collection);
+    approval.steps.slice(0, index).some((earlier) => createdCollection(earlier.skillName, earlier.arguments) === planned.collection);
   const comparable = (candidate: typeof target) =>
     JSON.stringify(candidate && createdEarlier && !planned?.collectionId ? { ...candidate, collectionId: undefined } : (candidate ?? null));
   if (comparable(planned) !== comparable(target))

@@ -9,7 +9,8 @@ import {
   quotedSkill,
 } from '@lumibase/shared';
 import type { ApprovalTargets } from '../skills/approval-targets.js';
-import { dryRunStep, SimulatedSite } from '../skills/dry-run.js';
+import { dryRunStep } from '../skills/dry-run.js';
+import { SimulatedSite } from '../skills/simulated-site.js';
 import { planApproval } from '../skills/plan-approval.js';
 import type { NewAuditEntry } from '../store/ai/audit.store.js';
 import { actorOf, type HarnessContext, type HarnessStores } from './harness-context.js';

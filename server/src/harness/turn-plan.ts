@@ -3,7 +3,7 @@
 // when the turn ends (AISecureHarness.commitPlan).
 import { randomBytes } from 'node:crypto';
 import type { ApprovalImpact, ApprovalTarget, ReadBefore } from '@lumibase/shared';
-import type { SimulatedSite } from '../skills/dry-run.js';
+import type { SimulatedSite } from '../skills/simulated-site.js';
 
 export interface PlannedStep {
   skillName: string;

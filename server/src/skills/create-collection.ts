@@ -1,4 +1,5 @@
 // createCollection: a new collection; a re-run of the same operation gets the collection it created.
+import type { Field } from '@lumibase/shared';
 import { plural } from './impact-words.js';
 import { runOnce } from './run-once.js';
 import { collectionTarget } from './schema-targets.js';
@@ -20,4 +21,7 @@ export const createCollectionSkill: SkillModule<'createCollection'> = {
   },
   verify: async ({ name }, _result, site) => ((await site.collection(name)) ? undefined : `the collection ${name} is not there`),
   undo: ({ name }) => ({ kind: 'discard-collection', name }),
+  refuse: async ({ name }, site) => ((await site.collection(name)) ? `the collection ${name} already exists` : undefined),
+  simulate: async ({ name, fields = [] }, site, step) => site.addCollection(name, fields as Field[], step),
+  creates: ({ name }) => ({ collection: name }),
 };

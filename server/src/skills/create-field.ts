@@ -1,6 +1,8 @@
 // createField: a field added to a collection; a re-run finding exactly this field already there succeeds.
+import type { Field } from '@lumibase/shared';
 import { runOnce } from './run-once.js';
 import { fieldTarget } from './schema-targets.js';
+import { fieldRefusal } from './simulated-site.js';
 import { writeContext } from './skill-dependencies.js';
 import type { SkillModule } from './skill-module.js';
 
@@ -26,4 +28,7 @@ export const createFieldSkill: SkillModule<'createField'> = {
       ? undefined
       : `the field ${field.name} is not in ${collection}`,
   undo: ({ collection, field }) => ({ kind: 'discard-field', collection, field: field.name }),
+  refuse: ({ collection, field }, site) => fieldRefusal(site, collection, field.name, false),
+  simulate: ({ collection, field }, site, step) => site.addField(collection, field as Field, step),
+  describeStep: ({ collection, field }, { createdBy }) => `Adds the ${field.type} field ${field.name} to ${collection}${createdBy}`,
 };

@@ -1,4 +1,6 @@
 // createItem: a new item; the operation id is stored on it, so a re-run returns it instead of a second one.
+import { titleOf } from './impact-words.js';
+import { itemRefusal } from './simulated-site.js';
 import { writeContext } from './skill-dependencies.js';
 import { nothingToInspect, type SkillModule } from './skill-module.js';
 
@@ -17,5 +19,10 @@ export const createItemSkill: SkillModule<'createItem'> = {
   undo: ({ collection }, result) => {
     const id = (result as { id?: unknown } | undefined)?.id;
     return typeof id === 'string' ? { kind: 'discard-item', collection, id } : undefined;
+  },
+  refuse: ({ collection, data }, site) => itemRefusal(site, collection, { data: { values: data, mode: 'create' } }),
+  describeStep: ({ collection, data }, { createdBy }) => {
+    const title = titleOf(data);
+    return `Creates an item${title ? ` "${title}"` : ''} in ${collection}${createdBy}`;
   },
 };

@@ -3,6 +3,7 @@ import { NotFoundError } from '@lumibase/shared';
 import { PREVIEW_LIMIT, plural, restorable, titleOf } from './impact-words.js';
 import { runOnce, tolerating } from './run-once.js';
 import { collectionTarget } from './schema-targets.js';
+import { missingCollection } from './simulated-site.js';
 import { writeContext } from './skill-dependencies.js';
 import type { SkillModule } from './skill-module.js';
 
@@ -36,4 +37,6 @@ export const deleteCollectionSkill: SkillModule<'deleteCollection'> = {
   },
   verify: async ({ name }, _result, site) => ((await site.collection(name)) ? `the collection ${name} is still there` : undefined),
   undo: ({ name }) => ({ kind: 'restore-trash', trashKind: 'collection', collection: name }),
+  refuse: async ({ name }, site) => ((await site.collection(name)) ? undefined : missingCollection(name)),
+  simulate: async ({ name }, site) => site.removeCollection(name),
 };

@@ -3,6 +3,7 @@ import { NotFoundError } from '@lumibase/shared';
 import { PREVIEW_LIMIT, plural, restorable } from './impact-words.js';
 import { runOnce, tolerating } from './run-once.js';
 import { fieldTarget } from './schema-targets.js';
+import { fieldRefusal } from './simulated-site.js';
 import { writeContext } from './skill-dependencies.js';
 import type { SkillModule } from './skill-module.js';
 
@@ -45,4 +46,6 @@ export const deleteFieldSkill: SkillModule<'deleteField'> = {
       ? `the field ${field} is still in ${collection}`
       : undefined,
   undo: ({ collection, field }) => ({ kind: 'restore-trash', trashKind: 'field', collection, field }),
+  refuse: ({ collection, field }, site) => fieldRefusal(site, collection, field, true),
+  simulate: ({ collection, field }, site) => site.removeField(collection, field),
 };

@@ -4,6 +4,7 @@ import { restorable, titleOf } from './impact-words.js';
 import { itemNotFound } from './item-not-found.js';
 import { itemTarget } from './item-target.js';
 import { runOnce, tolerating } from './run-once.js';
+import { itemRefusal } from './simulated-site.js';
 import { writeContext } from './skill-dependencies.js';
 import type { SkillModule } from './skill-module.js';
 
@@ -46,4 +47,7 @@ export const deleteItemSkill: SkillModule<'deleteItem'> = {
     return record && (await site.item(record.id, id)) ? `the item ${id} is still in ${collection}` : undefined;
   },
   undo: ({ collection, id }) => ({ kind: 'restore-trash', trashKind: 'item', collection, itemId: id }),
+  refuse: ({ collection, id }, site) => itemRefusal(site, collection, { id }),
+  simulate: ({ collection, id }, site) => site.removeItem(collection, id),
+  describeStep: ({ collection, id }, { inspected, createdBy }) => inspected ?? `Deletes the item ${id} of ${collection}${createdBy}`,
 };

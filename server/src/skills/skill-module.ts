@@ -1,5 +1,7 @@
-// What one skill module holds (skills/<kebab-name>.ts): how the skill runs, and what it would change.
+// What one skill module holds (skills/<kebab-name>.ts): how the skill runs, what it would change, and how it plays in a
+// plan. What the model, the Studio and the echo planner read of a skill is on its definition in shared/ instead.
 import type { ApprovalImpact, ApprovalTarget, SkillArguments, SkillName, TrashKind } from '@lumibase/shared';
+import type { SimulatedSite } from './simulated-site.js';
 import type { SiteView } from './site-view.js';
 import type { ExecutorFactory } from './skill-dependencies.js';
 
@@ -28,6 +30,25 @@ export interface SkillModule<Name extends SkillName> {
    * the step cannot be undone, so a plan may hold it only as its last step (dry-run.ts).
    */
   readonly undo?: (args: SkillArguments<Name>, result: unknown) => StepUndo | undefined;
+  /** As a plan step, on the site as the earlier steps leave it (dry-run.ts): why it cannot succeed there. Absent: nothing refuses it. */
+  readonly refuse?: (args: SkillArguments<Name>, site: SimulatedSite) => Promise<string | undefined>;
+  /** Its effect on that site, as the later steps will find it. Absent: it changes nothing a later step reads. */
+  readonly simulate?: (args: SkillArguments<Name>, site: SimulatedSite, step: number) => Promise<void>;
+  /** Its clause in the plan's summary. Absent: the inspect's summary followed by `createdBy` (nothing without a summary). */
+  readonly describeStep?: (args: SkillArguments<Name>, sentence: StepSentence) => string | undefined;
+  /**
+   * What it creates that a later step may be bound to by name: a later step's target on that collection has no id yet
+   * when the plan is made (approvals/run-plan.ts). Absent: it creates no collection.
+   */
+  readonly creates?: (args: SkillArguments<Name>) => { collection?: string };
+}
+
+/** What a plan step's sentence is made from (dry-run.ts). */
+export interface StepSentence {
+  /** The inspect's summary of the step on the simulated site, when it gives one. */
+  inspected: string | undefined;
+  /** " (created by step 2)" when an earlier step of the plan creates the step's collection, else "". */
+  createdBy: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 // Every skill's module, by name. Typed over the catalog's names: a skill without a module does not compile.
-import type { SkillName } from '@lumibase/shared';
+import { isSkillName, type SkillName } from '@lumibase/shared';
 import { aiContentAssistSkill } from './ai-content-assist.js';
 import { aiSuggestFieldSkill } from './ai-suggest-field.js';
 import { createCollectionSkill } from './create-collection.js';
@@ -32,3 +32,8 @@ export const SKILL_MODULES: { readonly [Name in SkillName]: SkillModule<Name> } 
   aiContentAssist: aiContentAssistSkill,
   searchItems: searchItemsSkill,
 };
+
+/** The collection a call creates (its module's `creates`), if it creates one: a later step of its plan may be bound to it by name. */
+export function createdCollection(skillName: string, args: Record<string, unknown>): string | undefined {
+  return isSkillName(skillName) ? SKILL_MODULES[skillName].creates?.(args as never)?.collection : undefined;
+}

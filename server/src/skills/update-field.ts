@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type Field, NotFoundError } from '@lumibase/shared';
 import { runOnce } from './run-once.js';
 import { fieldTarget } from './schema-targets.js';
+import { fieldRefusal } from './simulated-site.js';
 import { writeContext } from './skill-dependencies.js';
 import type { SkillModule } from './skill-module.js';
 
@@ -40,6 +41,8 @@ export const updateFieldSkill: SkillModule<'updateField'> = {
       ? undefined
       : `the field ${changes.name ?? field} of ${collection} does not show the changes`;
   },
+  refuse: ({ collection, field }, site) => fieldRefusal(site, collection, field, true),
+  simulate: ({ collection, field, changes }, site) => site.changeField(collection, field, changes as Partial<Field>),
   // No undo: a field change keeps no revision and goes to no trash (what it was is not kept), so a plan holds it only
   // as its last step, where nothing after it can fail and make it need undoing (dry-run.ts).
 };

@@ -6,6 +6,7 @@ import { runOnce } from './run-once.js';
 import { writeContext } from './skill-dependencies.js';
 import { titleOf } from './impact-words.js';
 import { itemTarget } from './item-target.js';
+import { itemRefusal } from './simulated-site.js';
 import type { SkillModule } from './skill-module.js';
 
 export const updateItemSkill: SkillModule<'updateItem'> = {
@@ -48,4 +49,7 @@ export const updateItemSkill: SkillModule<'updateItem'> = {
     return differs === undefined ? undefined : `the item ${id} does not hold the updated ${differs}`;
   },
   undo: ({ collection, id }) => ({ kind: 'restore-revision', collection, id }),
+  refuse: ({ collection, id, data }, site) => itemRefusal(site, collection, { id, data: { values: data, mode: 'patch' } }),
+  simulate: ({ collection, id, data }, site) => site.updateItem(collection, id, data),
+  describeStep: ({ collection, id }, { inspected, createdBy }) => inspected ?? `Updates the item ${id} of ${collection}${createdBy}`,
 };

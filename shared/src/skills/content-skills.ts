@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { argumentText as text } from './argument-text.js';
 import { defineSkill } from './define-skill.js';
+import { itemTitle, noReply, replyCollection, replyCount as count, replyList as list, replyNames as names } from './reply-words.js';
 import { CollectionName, JsonObject, RecordId } from './arguments.js';
 
 export const listItems = defineSkill({
@@ -21,6 +22,17 @@ export const listItems = defineSkill({
   callsModel: false,
   confirmByName: false,
   describe: () => undefined,
+  reply: {
+    doing: noReply,
+    done: (data, args) => {
+      const items = list(data.items);
+      const collection = replyCollection(data, args);
+      const total = typeof data.total === 'number' ? data.total : items.length;
+      if (total === 0) return `${collection} has no items yet.`;
+      const shown = items.length < total ? `${items.length} of ${count(total, 'item')}` : count(total, 'item');
+      return `Listed ${shown} in ${collection}: ${names(items.map(itemTitle))}.`;
+    },
+  },
   example: (collection) => `list items in ${collection}`,
 });
 
@@ -35,6 +47,10 @@ export const createItem = defineSkill({
   callsModel: false,
   confirmByName: false,
   describe: ({ collection }) => text(collection) && `Creates an item in ${collection}.`,
+  reply: {
+    doing: ({ collection }) => text(collection) && `Creating an item in ${collection}`,
+    done: (data, args) => `Created ${itemTitle(data)} in ${replyCollection(data, args)}.`,
+  },
   example: (collection) => `create item in ${collection} with {"title": "Hello"}`,
 });
 
@@ -53,6 +69,10 @@ export const updateItem = defineSkill({
   callsModel: false,
   confirmByName: false,
   describe: ({ collection, id }) => text(collection) && text(id) && `Changes item ${id} in ${collection}.`,
+  reply: {
+    doing: ({ collection, id }) => text(collection) && text(id) && `Changing item ${id} in ${collection}`,
+    done: (data, args) => `Updated ${itemTitle(data)} in ${replyCollection(data, args)}.`,
+  },
   example: (collection) => `update item <id> in ${collection} with {"title": "Hello"}`,
 });
 
@@ -68,5 +88,9 @@ export const deleteItem = defineSkill({
   callsModel: false,
   confirmByName: false,
   describe: ({ collection, id }) => text(collection) && text(id) && `Deletes item ${id} from ${collection}.`,
+  reply: {
+    doing: ({ collection, id }) => text(collection) && text(id) && `Deleting item ${id} from ${collection}`,
+    done: noReply,
+  },
   example: (collection) => `delete item <id> from ${collection}`,
 });

@@ -2,6 +2,7 @@
 // that the model, the Studio and the planners need (one place per skill; a fact left out does not compile).
 import type { z } from 'zod';
 import type { Capability } from '../capabilities.js';
+import type { ReplyData } from './reply-words.js';
 
 /** Arguments as the model produced them, not yet validated: a sentence about them reads only the strings it finds. */
 export type UncheckedArguments = Record<string, unknown>;
@@ -35,6 +36,16 @@ export interface SkillDefinition<Name extends string = string, Parameters extend
   readonly confirmByName: string | false;
   /** The call in one plain sentence for the person deciding on it; undefined when the arguments it names are not strings. */
   readonly describe: (args: UncheckedArguments) => string | undefined;
+  /**
+   * The echo planner's reply about a call (server/src/llm/echo-reply.ts), each undefined when the skill has no sentence
+   * for it or the arguments it names are not there.
+   */
+  readonly reply: {
+    /** A call waiting for approval, as the start of a sentence: "Removing the field summary from posts". */
+    readonly doing: (args: UncheckedArguments) => string | undefined;
+    /** What a call that ran did, from its result: "Listed 2 collections: posts, events." */
+    readonly done: (data: ReplyData, args: UncheckedArguments) => string | undefined;
+  };
   /** A phrase the echo planner understands that does this (or the nearest one that works), with one of the site's collections. */
   readonly example: (collection: string) => string;
 }

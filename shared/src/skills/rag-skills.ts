@@ -1,6 +1,8 @@
 // Retrieval-augmented skills: suggestions drawn from the site's schema and similar stored items.
 import { z } from 'zod';
 import { defineSkill } from './define-skill.js';
+import { argumentText as text } from './argument-text.js';
+import { noReply, replyCount as count, replyList as list, replyRecord as record } from './reply-words.js';
 import { CollectionName, FieldName, LongText, RecordId } from './arguments.js';
 
 export const aiSuggestField = defineSkill({
@@ -19,6 +21,16 @@ export const aiSuggestField = defineSkill({
   callsModel: true,
   confirmByName: false,
   describe: () => undefined,
+  reply: {
+    doing: noReply,
+    done: (data, args) => {
+      const suggestion = record(data.suggestion);
+      const name = text(suggestion.name);
+      if (!name) return undefined;
+      const type = text(suggestion.type) ?? 'string';
+      return `I suggest the ${type} field ${name}${suggestion.required === true ? ' (required)' : ''}. Nothing was changed: add it with “add field ${name} to ${text(args.collection) ?? '<collection>'} as ${type}”.`;
+    },
+  },
   example: (collection) => `suggest field for ${collection}: a short summary`,
 });
 
@@ -40,5 +52,16 @@ export const aiContentAssist = defineSkill({
   callsModel: true,
   confirmByName: false,
   describe: () => undefined,
+  reply: {
+    doing: noReply,
+    done: (data) => {
+      const field = text(data.field) ?? 'the field';
+      const sources = list(data.sources).length;
+      const value = typeof data.value === 'string' ? `“${data.value}”` : JSON.stringify(data.value);
+      return sources > 0
+        ? `The closest existing text for ${field}, taken from ${count(sources, 'similar item')}: ${value}. Nothing was saved.`
+        : `A value for ${field}: ${value}. Nothing was saved.`;
+    },
+  },
   example: () => 'list collections',
 });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { argumentText as text } from './argument-text.js';
 import { defineSkill } from './define-skill.js';
+import { noReply, replyCount as count, replyList as list, replyNames as names, replyRecord as record } from './reply-words.js';
 import { CollectionName, FieldName, FieldPatch, StrictField } from './arguments.js';
 
 const GATED = 'It changes the schema, so it is queued for a human admin to approve before it runs.';
@@ -17,6 +18,15 @@ export const listCollections = defineSkill({
   callsModel: false,
   confirmByName: false,
   describe: () => undefined,
+  reply: {
+    doing: noReply,
+    done: (data) => {
+      const collections = list(data.collections).map((collection) => text(record(collection).name) ?? '?');
+      return collections.length === 0
+        ? 'There are no collections yet.'
+        : `Listed ${count(collections.length, 'collection')}: ${names(collections)}.`;
+    },
+  },
   example: () => 'list collections',
 });
 
@@ -35,6 +45,7 @@ export const createCollection = defineSkill({
   callsModel: false,
   confirmByName: false,
   describe: ({ name }) => text(name) && `Creates the collection ${name}.`,
+  reply: { doing: ({ name }) => text(name) && `Creating the collection ${name}`, done: noReply },
   example: () => 'create collection articles',
 });
 
@@ -50,6 +61,7 @@ export const deleteCollection = defineSkill({
   // Deleting a whole collection is approved only after typing its name.
   confirmByName: 'name',
   describe: ({ name }) => text(name) && `Deletes the collection ${name} and all of its items.`,
+  reply: { doing: ({ name }) => text(name) && `Deleting the collection ${name}`, done: noReply },
   example: (collection) => `delete collection ${collection}`,
 });
 
@@ -66,6 +78,13 @@ export const createField = defineSkill({
   describe: ({ collection, field }) => {
     const name = typeof field === 'object' && field !== null ? text((field as Record<string, unknown>).name) : undefined;
     return text(collection) && name && `Adds the field ${name} to ${collection}.`;
+  },
+  reply: {
+    doing: ({ collection, field }) => {
+      const name = text(record(field).name);
+      return text(collection) && name && `Adding the field ${name} to ${collection}`;
+    },
+    done: noReply,
   },
   example: (collection) => `add field summary to ${collection} as text`,
 });
@@ -85,6 +104,16 @@ export const updateField = defineSkill({
   callsModel: false,
   confirmByName: false,
   describe: ({ collection, field }) => text(collection) && text(field) && `Changes the field ${field} of ${collection}.`,
+  reply: {
+    doing: ({ collection, field, changes }) => {
+      const { name, required } = record(changes);
+      if (!text(collection) || !text(field)) return undefined;
+      if (text(name)) return `Renaming the field ${field} of ${collection} to ${name}`;
+      if (typeof required === 'boolean') return `Making the field ${field} of ${collection} ${required ? 'required' : 'optional'}`;
+      return `Changing the field ${field} of ${collection}`;
+    },
+    done: noReply,
+  },
   example: (collection) => `rename field summary in ${collection} to teaser`,
 });
 
@@ -100,5 +129,9 @@ export const deleteField = defineSkill({
   confirmByName: false,
   describe: ({ collection, field }) =>
     text(collection) && text(field) && `Removes the field ${field} from ${collection}, and its values from every item.`,
+  reply: {
+    doing: ({ collection, field }) => text(collection) && text(field) && `Removing the field ${field} from ${collection}`,
+    done: noReply,
+  },
   example: (collection) => `delete field summary from ${collection}`,
 });

@@ -46,6 +46,16 @@ describe('the facts on each skill’s definition', () => {
     }
   });
 
+  it('gives the echo planner the start of a sentence for every call that waits for approval, and nothing for arguments that are not strings', () => {
+    for (const skill of SKILL_LIST.filter((candidate) => isDangerous(candidate))) {
+      const args = skill.name === 'createField' ? { ...STRING_ARGUMENTS, field: { name: 'summary' } } : STRING_ARGUMENTS;
+      expect(skill.reply.doing(args), skill.name).toMatch(/^[A-Z][^.]*[^.\s]$/);
+    }
+    for (const skill of SKILL_LIST) expect(skill.reply.doing({}), skill.name).toBeUndefined();
+    expect(SKILLS.deleteField.reply.doing({ collection: 'posts', field: 'summary' })).toBe('Removing the field summary from posts');
+    expect(SKILLS.listCollections.reply.done({ collections: [] }, {})).toBe('There are no collections yet.');
+  });
+
   it('names every skill as an action and gives it an example with the site’s collection', () => {
     for (const skill of SKILL_LIST) {
       expect(skill.action, skill.name).toMatch(/^[A-Z][a-z]+( [a-z]+)*$/);

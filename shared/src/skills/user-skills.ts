@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { argumentText as text } from './argument-text.js';
 import { defineSkill } from './define-skill.js';
+import { noReply } from './reply-words.js';
 import { RecordId } from './arguments.js';
 
 export const deleteUser = defineSkill({
@@ -17,5 +18,6 @@ export const deleteUser = defineSkill({
   callsModel: false,
   confirmByName: false,
   describe: ({ userId }) => text(userId) && `Removes user ${userId} from this site.`,
+  reply: { doing: ({ userId }) => text(userId) && `Removing the member ${userId} from this site`, done: noReply },
   example: () => 'list collections',
 });
