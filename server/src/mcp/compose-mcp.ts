@@ -4,7 +4,7 @@ import type { Copilot } from '../compose-copilot.js';
 import type { Domain } from '../compose-domain.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { redisClientNames } from './client-names.js';
+import { redisMcpSessions } from './mcp-sessions.js';
 import { createMcpRouter, orUndefined } from './mcp.router.js';
 
 export interface ComposeMcpOptions {
@@ -12,7 +12,7 @@ export interface ComposeMcpOptions {
   logger: Logger;
   redis: RedisClientType;
   domain: Pick<Domain, 'services' | 'stores' | 'aiStores'>;
-  copilot: Pick<Copilot, 'harness' | 'approvals'>;
+  copilot: Pick<Copilot, 'harness' | 'approvals' | 'modelCalls'>;
 }
 
 export function composeMcp({ config, logger, redis, domain, copilot }: ComposeMcpOptions) {
@@ -21,7 +21,9 @@ export function composeMcp({ config, logger, redis, domain, copilot }: ComposeMc
     access: domain.services.access,
     studioOrigin: config.STUDIO_ORIGIN,
     harness: copilot.harness,
-    clientNames: redisClientNames(redis, config.QUEUE_PREFIX),
+    // Model-calling skills count against the same per-user limit as /ai/chat, /ai/skills and /ai/search.
+    modelCalls: copilot.modelCalls,
+    sessions: redisMcpSessions(redis, config.QUEUE_PREFIX),
     logger,
     siteFor: (siteId) => ({
       policy: () => domain.aiStores.forSite(siteId).policy.get(),

@@ -1,6 +1,7 @@
-// One MCP server for one request of one caller in one site: tools are the skills through the Copilot's gate, resources
-// are the site's approvals and collections. Built per request (stateless Streamable HTTP).
-import type { CopilotPolicy, SkillOutcome } from '@lumibase/shared';
+// One MCP server for one request of one caller's MCP session in one site: tools are the skills through the Copilot's gate
+// (mcp-tool-call.ts), resources are the site's approvals and collections. Built per request: the session lives in Redis
+// (mcp-sessions.ts), so the SDK's transport runs stateless and any server process answers any request.
+import type { CopilotPolicy } from '@lumibase/shared';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -11,31 +12,30 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { HarnessActor, HarnessContext, ToolCall } from '../harness/ai-secure-harness.js';
-import { RESOURCES, RESOURCE_TEMPLATES, type SiteResources, readResource } from './mcp-resources.js';
+import type { McpRun } from './mcp-run.js';
+import { COLLECTIONS_URI, RESOURCES, RESOURCE_TEMPLATES, type SiteResources, readResource } from './mcp-resources.js';
+import { type McpCaller, type McpToolCallOptions, callMcpTool } from './mcp-tool-call.js';
 import { toolResult, toolsFor } from './mcp-tools.js';
 
-export interface McpCaller {
-  siteId: string;
-  actor: HarnessActor;
-  /** The MCP client's name (clientInfo.name), recorded on the approvals its calls create. */
-  client: string;
-}
+export type { McpCaller } from './mcp-tool-call.js';
 
 export interface McpSite extends SiteResources {
   policy(): Promise<Pick<CopilotPolicy, 'skills'>>;
 }
 
 export interface McpServerOptions {
-  harness: { execute(context: HarnessContext, call: ToolCall): Promise<SkillOutcome> };
+  harness: McpToolCallOptions['harness'];
   caller: McpCaller;
+  /** The caller's MCP session as the gate's run. */
+  run: McpRun;
+  modelCalls: McpToolCallOptions['modelCalls'];
   site: McpSite;
   version: string;
   /** Errors that are not the caller's (the database is down): logged, answered without internals. */
   reportError: (error: unknown) => void;
 }
 
-export function createMcpServer({ harness, caller, site, version, reportError }: McpServerOptions): Server {
+export function createMcpServer({ harness, caller, run, modelCalls, site, version, reportError }: McpServerOptions): Server {
   const server = new Server(
     { name: 'lumibase', title: 'LumiBase', version },
     {
@@ -65,21 +65,19 @@ export function createMcpServer({ harness, caller, site, version, reportError }:
     CallToolRequestSchema,
     guarded(async (request) => {
       const { name, arguments: args } = request.params;
-      const context: HarnessContext = {
-        siteId: caller.siteId,
-        actor: caller.actor,
-        message: `MCP (${caller.client}): ${name.slice(0, 100)}`,
-        via: 'mcp',
-        client: caller.client,
-      };
-      return toolResult(await harness.execute(context, { name, arguments: args ?? {} }));
+      return toolResult(await callMcpTool({ harness, caller, run, modelCalls }, { name, arguments: args ?? {} }));
     }),
   );
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(
     ReadResourceRequestSchema,
-    guarded((request) => readResource(request.params.uri, caller.actor, site)),
+    guarded(async (request) => {
+      const result = await readResource(request.params.uri, caller.actor, site);
+      // The site's schema text, as listCollections gives it: a content read of the session's run like that call.
+      if (request.params.uri === COLLECTIONS_URI) await run.noteReads([{ skill: 'listCollections' }]);
+      return result;
+    }),
   );
   return server;
 }

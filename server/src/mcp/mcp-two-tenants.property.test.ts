@@ -46,6 +46,10 @@ beforeAll(async () => {
     expect(created.status).toBe(201);
     const item = await server.request('POST', `/items/${collection}`, { token: admin.token, siteId, body: { data: { title: 'private' } } });
     expect(item.status).toBe(201);
+    // An MCP session is one run: after its first content read, writes would ask (afterContentRead) instead of running,
+    // and what this property compares is how a write that runs answers for another site's ids and for nothing's.
+    const policy = await server.request('PUT', '/ai/policy', { token: admin.token, siteId, body: { afterContentRead: 'warn' } });
+    expect(policy.status).toBe(200);
     const client = await connectMcp(server.baseUrl, admin.token, siteId, `agent ${name}`);
     const asked = await client.callTool({ name: 'deleteCollection', arguments: { name: collection } });
     const { approvalId } = asked.structuredContent as { approvalId: string };

@@ -1,8 +1,10 @@
-// POST /mcp: Model Context Protocol over stateless Streamable HTTP, for outside agents. The same authentication and
-// tenancy as /api/v1 (Bearer token, X-Site-Id), then a fresh MCP server per request over the Copilot's gate.
+// POST /mcp: Model Context Protocol over Streamable HTTP, for outside agents. The same authentication and tenancy as
+// /api/v1 (Bearer token, X-Site-Id); MCP sessions of our own in Redis (mcp-session-http.ts), so the SDK's transport and
+// a fresh MCP server run per request over the Copilot's gate, on whichever server process the request reaches.
 import { DomainError, UnauthenticatedError } from '@lumibase/shared';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import { actorOf } from '../http/ai.router.js';
 import { authenticate } from '../http/authenticate.js';
 import { jsonBody } from '../http/json-body.js';
 import { currentSiteId } from '../http/require-capabilities.js';
@@ -10,59 +12,43 @@ import { tenancy } from '../http/tenancy.js';
 import type { Logger } from '../logger.js';
 import type { AuthService } from '../services/auth.service.js';
 import type { SiteAccessService } from '../services/site-access.service.js';
-import { type ClientNames, cleanClientName } from './client-names.js';
 import { type McpServerOptions, type McpSite, createMcpServer } from './mcp-server.js';
-import { actorOf } from '../http/ai.router.js';
+import { namedSession, sessionOf } from './mcp-session-http.js';
+import type { McpSessionScope, McpSessions } from './mcp-sessions.js';
 
 export const MCP_PATH = '/mcp';
 const SERVER_VERSION = '0.1.0';
-const UNNAMED_CLIENT = 'an MCP client';
 
 export interface McpRouterOptions {
   auth: Pick<AuthService, 'authenticate'>;
   access: Pick<SiteAccessService, 'resolve'>;
   studioOrigin?: string | undefined;
   harness: McpServerOptions['harness'];
+  /** The per-user model-call limit (CHAT_RATE_LIMIT_PER_MINUTE) shared with /ai/chat, /ai/skills and /ai/search. */
+  modelCalls: McpServerOptions['modelCalls'];
   /** The caller's site as MCP reads it. */
   siteFor: (siteId: string) => McpSite;
-  clientNames: ClientNames;
+  sessions: McpSessions;
   logger: Logger;
 }
 
-/** clientInfo.name of an initialize request (alone or in a batch), if this request is one. */
-function initializingClient(body: unknown): string | undefined {
-  for (const message of Array.isArray(body) ? body : [body]) {
-    const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as {
-      method?: unknown;
-      params?: { clientInfo?: { name?: unknown } };
-    };
-    if (method === 'initialize') return cleanClientName(params?.clientInfo?.name);
-  }
-  return undefined;
-}
+const scopeOf = (request: Request): McpSessionScope => ({ siteId: currentSiteId(request), userId: actorOf(request).id });
 
-async function clientOf(request: Request, names: ClientNames): Promise<string> {
-  const sessionId = request.context.sessionId;
-  const initializing = initializingClient(request.body);
-  if (initializing) {
-    if (sessionId) await names.remember(sessionId, initializing);
-    return initializing;
-  }
-  const remembered = sessionId ? await names.recall(sessionId) : undefined;
-  return remembered ?? cleanClientName(request.get('user-agent')) ?? UNNAMED_CLIENT;
-}
-
-export function createMcpRouter({ auth, access, studioOrigin, harness, siteFor, clientNames, logger }: McpRouterOptions): Router {
+export function createMcpRouter({ auth, access, studioOrigin, harness, modelCalls, siteFor, sessions, logger }: McpRouterOptions): Router {
   const router = Router();
-  router.post(MCP_PATH, authenticate({ auth, studioOrigin }), tenancy({ access }), jsonBody(), async (request, response) => {
-    const siteId = currentSiteId(request);
-    const caller = { siteId, actor: actorOf(request), client: await clientOf(request, clientNames) };
+  const signedIn = [authenticate({ auth, studioOrigin }), tenancy({ access })];
+  router.post(MCP_PATH, ...signedIn, jsonBody(), async (request, response) => {
+    const scope = scopeOf(request);
+    const session = await sessionOf(request, response, sessions, scope);
+    if (!session) return;
     const server = createMcpServer({
       harness,
-      caller,
-      site: siteFor(siteId),
+      modelCalls,
+      caller: { siteId: scope.siteId, actor: actorOf(request), client: session.client },
+      run: session.run,
+      site: siteFor(scope.siteId),
       version: SERVER_VERSION,
-      reportError: (error) => logger.error({ err: error, siteId }, 'MCP request failed'),
+      reportError: (error) => logger.error({ err: error, siteId: scope.siteId }, 'MCP request failed'),
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     response.on('close', () => {
@@ -72,12 +58,20 @@ export function createMcpRouter({ auth, access, studioOrigin, harness, siteFor, 
     await server.connect(transport);
     await transport.handleRequest(request, response, request.body);
   });
-  // Stateless: no stream to open (GET) and no session to end (DELETE).
+  // DELETE ends the session it names (the spec's way for a client to leave); 404 for one already gone.
+  router.delete(MCP_PATH, ...signedIn, async (request, response) => {
+    const scope = scopeOf(request);
+    const named = await namedSession(request, response, sessions, scope);
+    if (!named) return;
+    await sessions.close(scope, named.id);
+    response.status(200).end();
+  });
+  // No server-sent stream to open (GET): every answer comes with its POST.
   router.all(MCP_PATH, (_request, response) => {
     response
       .status(405)
-      .set('Allow', 'POST')
-      .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
+      .set('Allow', 'POST, DELETE')
+      .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: use POST (and DELETE to end a session)' }, id: null });
   });
   // API.md: no or an invalid token → 401 with WWW-Authenticate: Bearer (the error envelope follows as everywhere).
   router.use(MCP_PATH, (error: unknown, _request: Request, response: Response, next: NextFunction) => {

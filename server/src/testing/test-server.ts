@@ -52,6 +52,8 @@ export interface TestServer {
     capabilities?: string[];
   }): Promise<{ id: string; email: string; token: string }>;
   createSite(name?: string): Promise<string>;
+  /** A second API over the same database, Redis and prefix (scale mode's N servers), stopped by close(). */
+  startPeer(): Promise<{ baseUrl: string }>;
   adminToken: string;
   close(): Promise<void>;
 }
@@ -132,6 +134,14 @@ export async function startTestServer(
 
   const adminToken = await login(ADMIN_EMAIL, ADMIN_PASSWORD);
 
+  const peers: ReturnType<typeof composeApi>[] = [];
+  async function startPeer(): Promise<{ baseUrl: string }> {
+    const peer = composeApi(composition);
+    peers.push(peer);
+    const { httpServer: peerServer } = await peer.start();
+    return { baseUrl: `http://127.0.0.1:${(peerServer.address() as AddressInfo).port}` };
+  }
+
   async function createSite(name = `Site ${++counter}`): Promise<string> {
     const response = await request('POST', '/sites', { token: adminToken, body: { name } });
     if (response.status !== 201) throw new Error(`create site failed: ${response.status}`);
@@ -174,8 +184,10 @@ export async function startTestServer(
     login,
     createMember,
     createSite,
+    startPeer,
     adminToken,
     async close() {
+      for (const peer of peers) await peer.stop();
       await api.stop();
       await workers.stop();
       const keys = await redis.keys(`${prefix}:*`);

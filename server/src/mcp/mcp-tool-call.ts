@@ -1,0 +1,66 @@
+// One tools/call over MCP: the caller's per-user model-call limit for a skill that calls a model or the embedder (each
+// call of a JSON-RPC batch counts on its own, so a batch cannot exceed it), then the Copilot's gate with what the session
+// has read so far, then what this call read noted on the session.
+import { findSkill, quotedSkill, RateLimitedError, type ReadBefore, type SkillOutcome } from '@lumibase/shared';
+import type { HarnessActor, HarnessContext, ToolCall } from '../harness/ai-secure-harness.js';
+import { noteReads, readsContent } from '../gate/content-reads.js';
+import type { McpRun } from './mcp-run.js';
+
+export interface McpCaller {
+  siteId: string;
+  actor: HarnessActor;
+  /** The name the MCP client gave itself at initialize (clientInfo.name), recorded on the approvals its calls create. */
+  client?: string | undefined;
+}
+
+export interface McpToolCallOptions {
+  harness: { execute(context: HarnessContext, call: ToolCall): Promise<SkillOutcome> };
+  caller: McpCaller;
+  run: McpRun;
+  /** CHAT_RATE_LIMIT_PER_MINUTE, shared with /ai/chat, /ai/skills and /ai/search (RateLimitedError beyond it). */
+  modelCalls: { consume(userId: string): Promise<void> };
+}
+
+const NAME_SHOWN = 100;
+
+export async function callMcpTool({ harness, caller, run, modelCalls }: McpToolCallOptions, call: ToolCall): Promise<SkillOutcome> {
+  const refused = await modelCallRefused(modelCalls, caller, call);
+  if (refused) return refused;
+  const readBefore = run.readBefore();
+  const context: HarnessContext = {
+    siteId: caller.siteId,
+    actor: caller.actor,
+    message: `MCP${caller.client ? ` (${caller.client})` : ''}: ${call.name.slice(0, NAME_SHOWN)}`,
+    via: 'mcp',
+    ...(caller.client ? { client: caller.client } : {}),
+    ...(readBefore.length > 0 ? { readBefore } : {}),
+  };
+  const outcome = await harness.execute(context, call);
+  if (outcome.status === 'executed' && readsContent(call.name)) {
+    const read: ReadBefore[] = [];
+    noteReads(read, call.name, outcome.skill?.arguments ?? call.arguments, outcome.data);
+    await run.noteReads(read);
+  }
+  return outcome;
+}
+
+/** A call of a skill that calls a model, beyond the caller's limit: denied unrun, as inside a chat turn. */
+async function modelCallRefused(
+  modelCalls: McpToolCallOptions['modelCalls'],
+  caller: McpCaller,
+  call: ToolCall,
+): Promise<SkillOutcome | undefined> {
+  if (!findSkill(call.name)?.callsModel) return undefined;
+  try {
+    await modelCalls.consume(caller.actor.id);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error;
+    return {
+      status: 'denied',
+      skill: { name: call.name, arguments: call.arguments },
+      reason: 'limit_reached',
+      message: `${error.message}: ${quotedSkill(call.name)} was not run`,
+    };
+  }
+}
