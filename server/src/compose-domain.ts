@@ -29,6 +29,7 @@ import type { Embedder } from './embeddings/embedder.js';
 import { createPlanner, type PlannerConfig } from './llm/create-planner.js';
 import { jsonModelOf } from './rag/index.js';
 import { migrateAuditChainAtStart } from './store/ai/audit-chain-migration.js';
+import { RedisPolicyVersions } from './store/ai/policy-versions.js';
 
 export interface DomainOptions {
   config: Pick<Config, 'EVENT_RETENTION_DAYS' | 'QUEUE_PREFIX' | 'SESSION_TTL_HOURS' | 'TRASH_RETENTION_DAYS'> &
@@ -81,7 +82,7 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
   const continuationQueue = createContinuationQueue({ redisUrl, prefix: config.QUEUE_PREFIX, logger });
   const aiStores = new AiStores(mongo, relay, {
     continueRun: (job) => continuationQueue.add(job),
-    accessChanged: () => stores.accessEpochs.advance(),
+    policyVersions: new RedisPolicyVersions(redis, `${config.QUEUE_PREFIX}:`),
   });
   await aiStores.ensureIndexes();
   await migrateAuditChainAtStart({ connection: mongo, models: aiStores.models, logger });

@@ -242,7 +242,7 @@ export const SETTINGS = {
     schema: z.coerce.number().int().min(1).max(10_000).default(60),
     accepts: 'an integer from 1 to 10000',
     default: '60',
-    description: 'Copilot messages per user per minute',
+    description: 'Copilot model and embedding calls per user per minute (chat, skills, search, MCP, a run’s continuation)',
   },
   EVENT_RETENTION_DAYS: {
     schema: z.coerce.number().int().min(1).max(365).default(7),

@@ -24,10 +24,7 @@ import type { ApprovalExecutor } from './approval-executor.js';
 import { type ApprovalTargets, sameImpact, sameTarget } from '../skills/approval-targets.js';
 import { expire, refreshImpact, reject, startExecution } from './approval-operations.js';
 
-export interface Decider extends ActorRef, CapabilityHolder {
-  /** The access epoch the decider's request read (see HarnessActor.accessEpoch): the policy is trusted under it. */
-  accessEpoch?: string | undefined;
-}
+export interface Decider extends ActorRef, CapabilityHolder {}
 
 export interface DecideApprovalInput {
   siteId: string;
@@ -82,7 +79,7 @@ export class ApprovalDecider {
 
     // Withdrawing one's own request is always allowed; approving it (or one's own edit) may need someone else (the policy is read only then).
     if (decision === 'approved' && (isOwnRequest(approval, decider.id) || isLastEditor(approval, decider.id))) {
-      const refusal = selfApprovalRefusal(approval, decider.id, await policy.get(decider.accessEpoch));
+      const refusal = selfApprovalRefusal(approval, decider.id, await policy.get());
       if (refusal) throw new ForbiddenError({ message: refusal, reason: 'self_approval' });
     }
 

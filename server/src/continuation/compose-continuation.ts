@@ -6,7 +6,9 @@ import type { Domain } from '../compose-domain.js';
 import type { Config } from '../config.js';
 import { createPlanner } from '../llm/create-planner.js';
 import type { Logger } from '../logger.js';
+import { ChatRateLimiter } from '../services/copilot/chat-rate-limiter.js';
 import { ContinueRunService, type CopilotReplySink } from '../services/copilot/continue-run.js';
+import { mayCallModelWithin } from '../services/copilot/may-call-model.js';
 
 export function composeContinuation({
   config,
@@ -30,12 +32,16 @@ export function composeContinuation({
     planner,
     replies,
     maxSteps: planner.provider === 'echo' ? 1 : config.LLM_MAX_STEPS,
+    // The requester's model calls, counted in the same Redis window as the API's (compose-copilot.ts: same prefix).
+    mayCallModel: mayCallModelWithin(
+      new ChatRateLimiter({ redis, prefix: `${config.QUEUE_PREFIX}:`, limitPerMinute: config.CHAT_RATE_LIMIT_PER_MINUTE }),
+    ),
     siteSchema: async (siteId) => (await domain.stores.forSite(siteId).collections.listAll()).map(({ name, fields }) => ({ name, fields })),
     // As the requester is now: one who left the site (or lost access) gets no continuation.
     actorFor: async (siteId, userId): Promise<HarnessActor | undefined> => {
       try {
-        const { user, capabilities, epoch } = await domain.services.access.resolveUser(userId, siteId);
-        return { id: user.id, name: user.name, email: user.email, capabilities, isSuperadmin: user.isSuperadmin, accessEpoch: epoch };
+        const { user, capabilities } = await domain.services.access.resolveUser(userId, siteId);
+        return { id: user.id, name: user.name, email: user.email, capabilities, isSuperadmin: user.isSuperadmin };
       } catch {
         return undefined;
       }

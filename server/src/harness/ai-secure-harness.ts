@@ -127,7 +127,7 @@ export class AISecureHarness {
 
     // The site's policy may turn a skill off, make a safe one ask or warn; it can never make a dangerous one run at once,
     // and a safe write after a content read in the same run is held at least at its afterContentRead (gate/tier.ts).
-    const sitePolicy = await policy.get(context.actor.accessEpoch);
+    const sitePolicy = await policy.get();
     const { tier, escalated } = gateTier(skill, sitePolicy, context.readBefore);
     if (tier === 'off') {
       const outcome = {

@@ -7,14 +7,7 @@ import type { NoticeRepository } from '../store/ai/notice.store.js';
 import type { PolicyRepository } from '../store/ai/policy.store.js';
 import type { TurnPlan } from './turn-plan.js';
 
-export interface HarnessActor extends ActorRef, CapabilityHolder {
-  /**
-   * The access epoch under which these capabilities were resolved (the request's, or resolveUser's in the worker):
-   * the site's policy this process read under it is trusted with them (policy.store.ts). Never stored: the stores
-   * take an actor through actorRefOf.
-   */
-  accessEpoch?: string | undefined;
-}
+export interface HarnessActor extends ActorRef, CapabilityHolder {}
 
 /** Who asks, in which site, and the message that led the model to the call. */
 export interface HarnessContext {

@@ -156,7 +156,6 @@ export function actorOf(request: Request): HarnessActor {
     email: user.email,
     capabilities: request.context.capabilities ?? [],
     isSuperadmin: user.isSuperadmin,
-    accessEpoch: request.context.accessEpoch,
   };
 }
 

@@ -1,7 +1,7 @@
 // The access epoch: a value every process reads once per request and every write that can take access away moves
-// (a session ended, a user changed or deleted, a membership changed or removed, a site renamed or deleted, a site's
-// Copilot policy changed), so what a process learned of a token, a membership or a policy is trusted only while the
-// epoch it was learned under stands.
+// (a session ended, a user changed or deleted, a membership changed or removed, a site renamed or deleted), so what a
+// process learned of a token or a membership is trusted only while the epoch it was learned under stands. (A site's
+// Copilot policy has a version of its own, read at every gate call: store/ai/policy-versions.ts.)
 import { randomBytes } from 'node:crypto';
 import { isDuplicateKeyError } from './duplicate-key.js';
 import { FreshReads } from './fresh-reads.js';

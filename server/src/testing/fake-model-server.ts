@@ -15,9 +15,12 @@ export interface ScriptedToolCall {
   raw?: unknown;
 }
 
-/** One model answer, or one HTTP failure; `delayMs` holds the answer back (for timeouts). */
+/**
+ * One model answer, or one HTTP failure; `delayMs` holds the answer back (for timeouts), `until` holds it until the
+ * promise settles (for a test that acts between two steps of a turn).
+ */
 export type ScriptedReply =
-  | { text?: string; toolCalls?: ScriptedToolCall[]; usage?: { input: number; output: number }; delayMs?: number }
+  | { text?: string; toolCalls?: ScriptedToolCall[]; usage?: { input: number; output: number }; delayMs?: number; until?: Promise<unknown> }
   | { status: number; headers?: Record<string, string>; delayMs?: number };
 
 export interface RecordedRequest {
@@ -53,6 +56,7 @@ export async function startFakeModelServer(dialect: ModelDialect): Promise<FakeM
       });
       const reply = responder ? responder(recorded) : (replies.shift() ?? { status: 500, headers: {} });
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+      if ('until' in reply && reply.until) await reply.until;
       if (response.destroyed) return;
       if ('status' in reply) return send(response, reply.status, errorBody(dialect, reply.status, credentialOf(request)), reply.headers);
       const streamed = (body as any)?.stream === true || (request.url ?? '').includes(':streamGenerateContent');

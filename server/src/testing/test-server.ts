@@ -37,6 +37,8 @@ export interface RequestOptions {
 
 export interface TestServer {
   baseUrl: string;
+  /** QUEUE_PREFIX: its queues, rate limits and caches in Redis. */
+  prefix: string;
   apiUrl: string;
   database: TestDatabase;
   redis: RedisClientType;
@@ -62,6 +64,8 @@ export interface TestServer {
 export interface TestServerParts extends CompositionParts {
   /** Hash passwords at the production cost (~50 ms), for tests of what that cost makes possible; otherwise cheap. */
   productionScrypt?: boolean;
+  /** A second server of the same deployment: `sharing`'s database and Redis prefix (it cleans them up, so close this one first). */
+  sharing?: TestServer;
 }
 
 let counter = 0;
@@ -71,12 +75,13 @@ export async function startTestServer(
   environment: Record<string, string> = {},
   parts: TestServerParts = {},
 ): Promise<TestServer> {
-  const database = await openTestDatabase(label);
+  const { productionScrypt, sharing, ...hook } = parts;
+  const database = sharing?.database ?? (await openTestDatabase(label));
   const redisUrl = process.env.LUMIBASE_TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const redis: RedisClientType = createClient({ url: redisUrl });
   await redis.connect();
-  // Each server has its own prefix: its queue and rate limits are its own.
-  const prefix = `test-${label}-${randomBytes(4).toString('hex')}`;
+  // Each server has its own prefix: its queue and rate limits are its own (unless it is another server of the same deployment).
+  const prefix = sharing?.prefix ?? `test-${label}-${randomBytes(4).toString('hex')}`;
   const config = loadConfig({
     QUEUE_PREFIX: prefix,
     LUMIBASE_ADMIN_EMAIL: ADMIN_EMAIL,
@@ -85,11 +90,11 @@ export async function startTestServer(
     ...environment,
   });
   const logger = createLogger({ level: 'silent' });
-  const { productionScrypt, ...hook } = parts;
   const composition = {
     config: { ...config, PORT: 0, HOST: '127.0.0.1' },
     logger,
-    infrastructure: { mongo: database.connection, redis, redisUrl, dependencies: [] },
+    // A second server talks to the database over a connection of its own, as another process would.
+    infrastructure: { mongo: sharing ? await database.connect() : database.connection, redis, redisUrl, dependencies: [] },
     parts: { ...(productionScrypt ? {} : { scryptParameters: TEST_SCRYPT }), ...hook },
   };
   const api = composeApi(composition);
@@ -175,6 +180,7 @@ export async function startTestServer(
 
   return {
     baseUrl,
+    prefix,
     apiUrl,
     database,
     redis,
@@ -190,6 +196,7 @@ export async function startTestServer(
       for (const peer of peers) await peer.stop();
       await api.stop();
       await workers.stop();
+      if (sharing) return void (await redis.quit());
       const keys = await redis.keys(`${prefix}:*`);
       if (keys.length > 0) await redis.del(keys);
       await redis.quit();

@@ -5,6 +5,7 @@ import { createLogger } from '../logger.js';
 import { createEventLog, type EventLog } from '../store/event-log.js';
 import { OutboxRelay } from '../store/outbox.js';
 import { AiStores } from '../store/ai/ai-stores.js';
+import type { PolicyVersions } from '../store/ai/policy-versions.js';
 import { createStores, type Stores } from '../store/stores.js';
 
 export interface TestStores {
@@ -16,7 +17,10 @@ export interface TestStores {
   published: SiteEvent[];
 }
 
-export async function createTestStores(connection: Connection): Promise<TestStores> {
+export async function createTestStores(
+  connection: Connection,
+  { policyVersions }: { policyVersions?: PolicyVersions } = {},
+): Promise<TestStores> {
   const eventLog = await createEventLog(connection);
   const published: SiteEvent[] = [];
   const relay = new OutboxRelay({
@@ -25,8 +29,8 @@ export async function createTestStores(connection: Connection): Promise<TestStor
     logger: createLogger({ level: 'silent' }),
   });
   const stores = await createStores(connection, { relay });
-  // As composed for production: policies kept under the access epoch, which their changes move.
-  const aiStores = new AiStores(connection, relay, { accessChanged: () => stores.accessEpochs.advance() });
+  // With policy versions (Redis), policies are cached as in production; without, every policy read goes to the database.
+  const aiStores = new AiStores(connection, relay, policyVersions ? { policyVersions } : {});
   await aiStores.ensureIndexes();
   return { stores, aiStores, relay, eventLog, published };
 }

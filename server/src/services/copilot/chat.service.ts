@@ -84,7 +84,7 @@ export class ChatService {
     const history = conversationId === undefined ? [] : await conversations.latestMessages(conversation.id, CONTEXT_MESSAGES);
     await conversations.appendMessage(conversation.id, { role: 'user', content: message, createdAt: this.clock().toISOString() });
     const { planner, progress } = this.options;
-    const { tools, turnedOff } = toolsForCaller(this.tools, actor, await this.options.stores.forSite(siteId).policy.get(actor.accessEpoch));
+    const { tools, turnedOff } = toolsForCaller(this.tools, actor, await this.options.stores.forSite(siteId).policy.get());
     const brief = this.options.siteSchema
       ? {
           collections: await this.options.siteSchema(siteId),

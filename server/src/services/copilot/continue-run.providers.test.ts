@@ -117,6 +117,7 @@ describe.each(PROVIDERS)('a continued run with the $provider planner', ({ dialec
       harness,
       planner,
       maxSteps: 5,
+      mayCallModel: async () => {},
       actorFor: async (_siteId, userId) => (userId === ada.id ? ada : undefined),
       replies: { sendToMember: (siteId, userId, event) => pushed.push({ siteId, userId, event }) },
     });

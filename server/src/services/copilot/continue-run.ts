@@ -7,6 +7,7 @@ import {
   findSkill,
   getSkillToolSpecs,
   parseSkillArguments,
+  RateLimitedError,
   type SkillOutcome,
   type ToolSpec,
   quotedSkill,
@@ -15,7 +16,9 @@ import type { HarnessActor } from '../../harness/ai-secure-harness.js';
 import type { Planner } from '../../llm/planner.js';
 import type { AiStoreFactory } from '../../store/ai/ai-stores.js';
 import { CONTEXT_MESSAGES, type ConversationMessage, type ConversationRepository } from '../../store/ai/conversation.store.js';
+import { continuationWaitId, stoppedWords, waitingWords, waitSecondsOf } from './continuation-wait.js';
 import { contentReadsOf, runCopilotTurn, type TurnHarness } from './copilot-turn.js';
+import type { MayCallModel } from './may-call-model.js';
 import { plannerMessages, type SiteBrief } from './planner-messages.js';
 import { toolsForCaller } from './tools-for-caller.js';
 
@@ -33,6 +36,11 @@ export interface ContinueRunOptions {
   replies?: CopilotReplySink;
   /** LLM_MAX_STEPS. */
   maxSteps: number;
+  /**
+   * Asked before each model call the run makes, as the requester (their model-call limit; a site budget later):
+   * required, so that no wiring lets settlements, which anyone can cause by withdrawing a request, call a model uncounted.
+   */
+  mayCallModel: MayCallModel;
   siteSchema?: (siteId: string) => Promise<SiteBrief['collections']>;
   clock?: () => Date;
   tools?: ToolSpec[];
@@ -45,7 +53,11 @@ export interface Continuation {
   noteId: string;
 }
 
-export type ContinuationResult = { ran: false; why: string } | { ran: true; reply: string; messageId: string };
+export type ContinuationResult =
+  | { ran: false; why: string }
+  /** The requester may not call the model yet: nothing was asked; try again after `retryAfterMs` (the job is delayed). */
+  | { ran: false; why: 'model-call limit reached'; retryAfterMs: number }
+  | { ran: true; reply: string; messageId: string };
 
 /** The reply's message id, derived from the note's: a second run of the same continuation finds it there. */
 export function continuationMessageId(noteId: string): string {
@@ -71,12 +83,9 @@ export class ContinueRunService {
     const messageId = continuationMessageId(noteId);
     // Every read the turn needs at once (they depend on nothing but the conversation): a run that does not go on
     // read a little more than it had to, every run that does waits for one round trip instead of six.
-    // The policy after the requester: it is trusted under the access epoch the requester was resolved under.
-    const actorAndPolicy = this.options
-      .actorFor(siteId, conversation.userId)
-      .then(async (actor) => ({ actor, policy: await stores.policy.get(actor?.accessEpoch) }));
-    const [{ actor, policy }, history, collections] = await Promise.all([
-      actorAndPolicy,
+    const [actor, policy, history, collections] = await Promise.all([
+      this.options.actorFor(siteId, conversation.userId),
+      stores.policy.get(),
       stores.conversations.latestMessages(conversationId, CONTEXT_MESSAGES),
       this.options.siteSchema?.(siteId),
     ]);
@@ -86,7 +95,29 @@ export class ContinueRunService {
     if (!held.has(noteId)) return { ran: false, why: 'note not appended' };
     if (!actor) return { ran: false, why: 'requester is no longer a member' };
 
-    const { planner } = this.options;
+    const { planner, mayCallModel } = this.options;
+    const requester = { siteId, userId: conversation.userId };
+    // The turn's first model call, asked for before anything of the turn happens: refused, the run waits whole (a
+    // turn stopped part-way could not be taken up again without running its calls twice). As in chat, it counts
+    // with the echo planner too, whose later steps call no model.
+    try {
+      await mayCallModel(requester);
+    } catch (error) {
+      if (!(error instanceof RateLimitedError)) throw error;
+      // Said once: a retry still within the window finds the message in the history and says nothing more.
+      const waitId = continuationWaitId(noteId);
+      if (!history.some((message) => message.id === waitId)) {
+        const waiting = waitingWords(error);
+        await stores.conversations.appendMessageOnce(waitId, conversationId, {
+          role: 'assistant',
+          content: waiting,
+          results: [{ status: 'executed', message: waiting }],
+          createdAt: this.clock().toISOString(),
+        });
+        this.options.replies?.sendToMember(siteId, conversation.userId, { conversationId, kind: 'reply', text: waiting });
+      }
+      return { ran: false, why: 'model-call limit reached', retryAfterMs: waitSecondsOf(error) * 1000 };
+    }
     const { tools, turnedOff } = toolsForCaller(this.tools, actor, policy);
     const brief = collections
       ? {
@@ -100,16 +131,28 @@ export class ContinueRunService {
       planner,
       harness: approval.status === 'rejected' ? notAskingAgain(this.options.harness, approval.steps) : this.options.harness,
       tools,
-      messages: plannerMessages(history, undefined, brief),
+      // Without the waiting message: the model takes up the outcome right after the note, as if it had not waited.
+      messages: plannerMessages(
+        history.filter((message) => message.id !== continuationWaitId(noteId)),
+        undefined,
+        brief,
+      ),
       context: { siteId, actor, message: approval.context.message, conversationId },
       maxSteps: this.options.maxSteps,
       siteCollections: brief?.collections.map((collection) => collection.name),
       readEarlier: planner.provider === 'echo' ? [] : contentReadsOf(history.flatMap((entry) => entry.results ?? [])),
+      // Every further call counts as well; refused part-way, the turn stops there and says so (as a chat turn does).
+      beforeModelCall: async (step) => {
+        if (step > 1 && planner.provider !== 'echo') await mayCallModel(requester);
+      },
+      beforeSkillModelCall: () => mayCallModel(requester),
     });
     // A model that fails now is said as such; the outcome stands in the note either way.
     const reply = turn.ok
       ? turn.reply.trim() || turn.texts.join('\n').trim() || plainOutcomes(turn.outcomes)
-      : 'The Copilot’s language model failed while taking up the outcome; nothing more was run.';
+      : turn.error instanceof RateLimitedError
+        ? stoppedWords(turn.error)
+        : 'The Copilot’s language model failed while taking up the outcome; nothing more was run.';
     const outcomes: SkillOutcome[] = turn.outcomes.length > 0 ? turn.outcomes : [{ status: 'executed', message: reply }];
     await stores.conversations.appendMessageOnce(messageId, conversationId, {
       role: 'assistant',

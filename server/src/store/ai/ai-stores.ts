@@ -10,6 +10,7 @@ import { type ConversationRepository, ConversationStore } from './conversation.s
 import { type OperationRepository, OperationStore } from './operation.store.js';
 import { LearnedUnderEpoch } from '../learned-under-epoch.js';
 import { type PolicyCache, type PolicyRepository, PolicyStore } from './policy.store.js';
+import type { PolicyVersions } from './policy-versions.js';
 import { type NoticeModel, type NoticeRepository, NoticeStore, registerNoticeModel } from './notice.store.js';
 
 export interface SiteAiStores {
@@ -30,10 +31,10 @@ export interface AiStoresOptions {
   /** Queues a settled approval's continuation (the continuation queue); unset, runs do not continue. */
   continueRun?: (job: CopilotContinuationJob) => Promise<void>;
   /**
-   * Moves the access epoch (AccessEpochStore.advance): given, policies are kept under the epoch and every policy
-   * change moves it (policy.store.ts, PolicyCache); unset, every policy read goes to the database.
+   * The sites' policy versions (RedisPolicyVersions): given, policies are kept under their site's version and every
+   * policy change sets a new one (policy.store.ts, PolicyCache); unset, every policy read goes to the database.
    */
-  accessChanged?: () => Promise<void>;
+  policyVersions?: PolicyVersions;
 }
 
 export class AiStores implements AiStoreFactory {
@@ -44,9 +45,9 @@ export class AiStores implements AiStoreFactory {
   constructor(
     connection: Connection,
     private readonly relay: OutboxRelay,
-    { continueRun, accessChanged }: AiStoresOptions = {},
+    { continueRun, policyVersions }: AiStoresOptions = {},
   ) {
-    this.policyCache = accessChanged ? { learned: new LearnedUnderEpoch<CopilotPolicy>(), changed: accessChanged } : undefined;
+    this.policyCache = policyVersions ? { learned: new LearnedUnderEpoch<CopilotPolicy>(), versions: policyVersions } : undefined;
     this.models = createAiModels(connection);
     relay.register(this.models.approvals, owedApprovalWork(this.models, continueRun));
     this.notices = registerNoticeModel(connection);

@@ -3,6 +3,7 @@ import { type AfterContentRead, type CopilotPolicy, type SkillMode, type StoredP
 import type { AiModels, PolicyDocument } from './ai-models.js';
 import { decodeJson, encodeJson } from '../json-codec.js';
 import type { LearnedUnderEpoch } from '../learned-under-epoch.js';
+import type { PolicyVersions } from './policy-versions.js';
 import { SiteScopedStore } from '../site-scoped.js';
 
 /** What a change names; skills and limits not named keep theirs, a limit `null` is removed. */
@@ -16,23 +17,24 @@ export interface PolicyChange {
 export interface PolicyRepository {
   readonly siteId: string;
   /**
-   * The effective policy: every skill with its mode, the defaults where nothing is stored. `accessEpoch`: the access
-   * epoch the caller read when its request began; the policy this process read under that epoch is trusted then.
+   * The effective policy: every skill with its mode, the defaults where nothing is stored; at least as new as the last
+   * change that answered before this call (also inside a turn that began before that change).
    */
-  get(accessEpoch?: string): Promise<CopilotPolicy>;
+  get(): Promise<CopilotPolicy>;
   /** Merges the change into the stored policy and returns the effective one. */
   update(change: PolicyChange, at: Date): Promise<CopilotPolicy>;
 }
 
 /**
- * Policies as this process last read them, by site, trusted under the access epoch they were read under: every policy
- * change moves the epoch after its write and before it answers, as a revocation does (access-epoch.store.ts). A call
- * that began after a change answered reads the new epoch, so it never sees the policy from before the change.
+ * Policies as this process last read them, by site, trusted under the site's policy version they were read under:
+ * every change sets a new version after its write and before it answers (policy-versions.ts). Each get reads the
+ * version first (one Redis GET, no MongoDB read), so a gate call made after a change answered, on any server, never
+ * sees the policy from before it, also in the middle of a turn. (It was trusted under the access epoch the request
+ * began with, so a turn already running kept its policy for up to a minute.)
  */
 export interface PolicyCache {
   learned: LearnedUnderEpoch<CopilotPolicy>;
-  /** Moves the access epoch (AccessEpochStore.advance). */
-  changed: () => Promise<void>;
+  versions: PolicyVersions;
 }
 
 export class PolicyStore extends SiteScopedStore implements PolicyRepository {
@@ -45,14 +47,15 @@ export class PolicyStore extends SiteScopedStore implements PolicyRepository {
     super(siteId);
   }
 
-  async get(accessEpoch?: string): Promise<CopilotPolicy> {
-    const trusted = this.cache && accessEpoch !== undefined ? this.cache.learned.get(this.siteId, accessEpoch) : undefined;
+  async get(): Promise<CopilotPolicy> {
+    const version = await this.cache?.versions.current(this.siteId);
+    const trusted = this.cache && version !== undefined ? this.cache.learned.get(this.siteId, version) : undefined;
     // Copies in and out: what one call does with its policy must not reach the next.
     if (trusted) return structuredClone(trusted);
     const document = await this.models.policies.findOne(this.scoped({})).lean<PolicyDocument>();
     const policy = effectivePolicy(document ? stored(document) : null);
-    // Learned under the epoch read before this read: a change between the two moved it, and this is never trusted.
-    if (this.cache && accessEpoch !== undefined) this.cache.learned.set(this.siteId, accessEpoch, structuredClone(policy));
+    // Learned under the version read before this read: a change between the two moved it, and this is never trusted.
+    if (this.cache && version !== undefined) this.cache.learned.set(this.siteId, version, structuredClone(policy));
     return policy;
   }
 
@@ -84,7 +87,7 @@ export class PolicyStore extends SiteScopedStore implements PolicyRepository {
           { upsert: !document, new: true },
         );
         if (written) {
-          await this.cache?.changed();
+          await this.cache?.versions.advance(this.siteId);
           return effectivePolicy(next);
         }
       } catch {
