@@ -10,7 +10,6 @@ import { ApprovalEditor } from './approvals/edit-approval.js';
 import { createAiRouter } from './http/ai.router.js';
 import { createAiSkillsRouter } from './http/ai-skills.router.js';
 import { createAiNoticesRouter } from './http/ai-notices.router.js';
-import type { SiteRouter } from './http/api.router.js';
 import { createPlanner } from './llm/create-planner.js';
 import type { Logger } from './logger.js';
 import type { CopilotProgressSink } from './services/copilot/chat.service.js';
@@ -89,27 +88,20 @@ export async function composeCopilot({ config, logger, redis, domain, approvalEx
   });
   const editor = new ApprovalEditor({ stores, targets: domain.approvalTargets, ...(clock ? { clock } : {}) });
   const approvals = new ApprovalsService({ stores, decider, editor, currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq() });
-  const router = createAiRouter({
+  const siteRouter = createAiRouter({
     chat,
     approvals,
     conversations: new ConversationsService(stores),
     audit: new AuditService(stores),
     policy: new PolicyService(stores),
   });
-  const siteRouter: SiteRouter = { path: '/ai', router };
   // The Studio's direct runs of safe skills (Suggest a field, Assist): the same gate, no model.
-  const skillsRouter: SiteRouter = {
-    path: '/ai/skills',
-    router: createAiSkillsRouter({ skills: new RunSkillService({ harness, rateLimiter: modelCalls }) }),
-  };
+  const skillsRouter = createAiSkillsRouter({ skills: new RunSkillService({ harness, rateLimiter: modelCalls }) });
   // The Approvals page's "Recent Copilot actions": the notices of `warn`-tier calls.
-  const noticesRouter: SiteRouter = {
-    path: '/ai/notices',
-    router: createAiNoticesRouter({
-      notices: (siteId) => stores.forSite(siteId).notices,
-      currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq(),
-    }),
-  };
+  const noticesRouter = createAiNoticesRouter({
+    notices: (siteId) => stores.forSite(siteId).notices,
+    currentSeq: (siteId) => domain.eventLog.forSite(siteId).currentSeq(),
+  });
   return {
     stores,
     executors,

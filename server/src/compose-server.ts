@@ -96,10 +96,10 @@ export async function composeServer({
     copilot.skillsRouter,
     copilot.noticesRouter,
     copilot.siteRouter,
-    { path: '/items', router: createRevisionsRouter({ revisions: domain.revisions }) },
-    { path: '/trash', router: createTrashRouter({ trash: domain.trash }) },
-    { path: '/webhooks', router: createWebhooksRouter({ webhooks }) },
-    { path: '/ai', router: createSearchRouter({ search: domain.embeddings.search, rateLimiter: copilot.modelCalls }) },
+    createRevisionsRouter({ revisions: domain.revisions }),
+    createTrashRouter({ trash: domain.trash }),
+    createWebhooksRouter({ webhooks }),
+    createSearchRouter({ search: domain.embeddings.search, rateLimiter: copilot.modelCalls }),
   ];
   const idempotencyStore = new IdempotencyStore(stores.models.idempotency, config.IDEMPOTENCY_RETENTION_SECONDS * 1000);
   const cookie = sessionCookie(config.PUBLIC_URL);

@@ -1,9 +1,8 @@
 // GET /ai/notices: the site's latest `warn`-tier calls (the Studio's "Recent Copilot actions"), newest first, with the
 // site's event seq at the time of the read so that a client's socket continues from there (`approvals:decide`).
 import { NoticeListResponse } from '@lumibase/shared';
-import type { Router } from 'express';
 import { NOTICE_LIST_MAX, type NoticeRepository } from '../store/ai/notice.store.js';
-import { declaredRouter } from './mount-route.js';
+import { declaredRouter, type MountedRouter, mountedRouter, mountPathOf } from './mount-route.js';
 import { sendData } from './parse-input.js';
 import { currentSiteId } from './require-capabilities.js';
 import { declareRoute } from './route.js';
@@ -26,12 +25,16 @@ export interface AiNoticesRouterOptions {
   currentSeq: (siteId: string) => Promise<number>;
 }
 
-/** Mounted at /ai/notices after tenancy. */
-export function createAiNoticesRouter({ notices, currentSeq }: AiNoticesRouterOptions): Router {
-  return declaredRouter({ base: '/api/v1/ai/notices' }).route(AI_NOTICES_ROUTES.list, async (_input, request, response) => {
-    const siteId = currentSiteId(request);
-    // The seq first: an event after it is replayed to the socket, so nothing falls between the list and the stream.
-    const seq = await currentSeq(siteId);
-    sendData(response, 200, await notices(siteId).latest(NOTICE_LIST_MAX), { seq });
-  }).router;
+/** Mounted below /api/v1 at the path its declarations share (mountPathOf), after tenancy. */
+export function createAiNoticesRouter({ notices, currentSeq }: AiNoticesRouterOptions): MountedRouter {
+  const declared = declaredRouter({ base: mountPathOf(AI_NOTICES_ROUTES) }).route(
+    AI_NOTICES_ROUTES.list,
+    async (_input, request, response) => {
+      const siteId = currentSiteId(request);
+      // The seq first: an event after it is replayed to the socket, so nothing falls between the list and the stream.
+      const seq = await currentSeq(siteId);
+      sendData(response, 200, await notices(siteId).latest(NOTICE_LIST_MAX), { seq });
+    },
+  );
+  return mountedRouter(declared);
 }

@@ -122,10 +122,8 @@ describe('POST /ai/skills/:name behind the gate, for a caller without the skillâ
       };
       next();
     });
-    app.use(
-      '/api/v1/ai/skills',
-      createAiSkillsRouter({ skills: new RunSkillService({ harness, rateLimiter: { consume: async () => {} } }) }),
-    );
+    const skills = createAiSkillsRouter({ skills: new RunSkillService({ harness, rateLimiter: { consume: async () => {} } }) });
+    app.use(`/api/v1${skills.path}`, skills.router);
     app.use(errorMiddleware);
     const listening = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => listening.once('listening', resolve));

@@ -1,10 +1,9 @@
 // POST /ai/skills/:name: the Studio runs one safe skill (aiSuggestField, aiContentAssist, searchItems…) directly, with no
 // model, through the Copilot's gate. Dangerous skills → 403: they go through the Copilot and an approval.
 import { RunSkillRequest, RunSkillResponse } from '@lumibase/shared';
-import type { Router } from 'express';
 import type { RunSkillService } from '../services/copilot/index.js';
 import { actorOf } from './ai.router.js';
-import { declaredRouter } from './mount-route.js';
+import { declaredRouter, type MountedRouter, mountedRouter, mountPathOf } from './mount-route.js';
 import { sendData } from './parse-input.js';
 import { currentSiteId } from './require-capabilities.js';
 import { declareRoute } from './route.js';
@@ -33,10 +32,14 @@ export interface AiSkillsRouterOptions {
   skills: Pick<RunSkillService, 'run'>;
 }
 
-/** Mounted at /ai/skills after tenancy. */
-export function createAiSkillsRouter({ skills }: AiSkillsRouterOptions): Router {
-  return declaredRouter({ base: '/api/v1/ai/skills' }).route(AI_SKILLS_ROUTES.run, async ({ params, body }, request, response) => {
-    const outcome = await skills.run({ siteId: currentSiteId(request), actor: actorOf(request), name: params.name, arguments: body });
-    sendData(response, outcome.status === 'pending_approval' ? 202 : 200, outcome);
-  }).router;
+/** Mounted below /api/v1 at the path its declarations share (mountPathOf), after tenancy. */
+export function createAiSkillsRouter({ skills }: AiSkillsRouterOptions): MountedRouter {
+  const declared = declaredRouter({ base: mountPathOf(AI_SKILLS_ROUTES) }).route(
+    AI_SKILLS_ROUTES.run,
+    async ({ params, body }, request, response) => {
+      const outcome = await skills.run({ siteId: currentSiteId(request), actor: actorOf(request), name: params.name, arguments: body });
+      sendData(response, outcome.status === 'pending_approval' ? 202 : 200, outcome);
+    },
+  );
+  return mountedRouter(declared);
 }

@@ -18,11 +18,11 @@ import {
   PolicyResponse,
   PutPolicyRequest,
 } from '@lumibase/shared';
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import { closedSignal } from './closed-signal.js';
 import type { HarnessActor } from '../harness/ai-secure-harness.js';
 import type { ApprovalsService, AuditService, ChatService, ConversationsService, PolicyService } from '../services/copilot/index.js';
-import { declaredRouter } from './mount-route.js';
+import { declaredRouter, type MountedRouter, mountedRouter, mountPathOf } from './mount-route.js';
 import { sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, currentUser } from './require-capabilities.js';
 import { declareRoute, NO_CONTENT } from './route.js';
@@ -159,9 +159,9 @@ export function actorOf(request: Request): HarnessActor {
   };
 }
 
-/** Mounted at /ai after tenancy. */
-export function createAiRouter({ chat, approvals, conversations, audit, policy }: AiRouterOptions): Router {
-  return declaredRouter({ base: '/api/v1/ai' })
+/** Mounted below /api/v1 at the path its declarations share (mountPathOf), after tenancy. */
+export function createAiRouter({ chat, approvals, conversations, audit, policy }: AiRouterOptions): MountedRouter {
+  const declared = declaredRouter({ base: mountPathOf(AI_ROUTES) })
     .route(AI_ROUTES.chat, async ({ body: { message, conversationId } }, request, response) => {
       const sessionId = request.context.sessionId;
       sendData(
@@ -233,5 +233,6 @@ export function createAiRouter({ chat, approvals, conversations, audit, policy }
     })
     .route(AI_ROUTES.verifyAudit, async (_input, request, response) => {
       sendData(response, 200, await audit.verify(currentSiteId(request)));
-    }).router;
+    });
+  return mountedRouter(declared);
 }

@@ -37,6 +37,7 @@ export const ITEMS_ROUTES = {
     ...content,
     method: 'post',
     path: '/api/v1/items/:collection',
+    resumable: true,
     summary: "Create an item (validated against the collection's fields)",
     access: write,
     body: ItemWriteRequest,

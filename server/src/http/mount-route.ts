@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Router } from 'express';
 import { parseInput } from './parse-input.js';
 import { requireCapabilities, requireSuperadmin } from './require-capabilities.js';
-import type { RouteDeclaration, RouteHandler, RouteInput } from './route.js';
+import { API_BASE, type RouteDeclaration, type RouteHandler, type RouteInput } from './route.js';
 
 export interface DeclaredRouterOptions {
   /** Where the router is mounted in the app (`/api/v1/ai`): each declared path starts with it. */
@@ -14,6 +14,8 @@ export interface DeclaredRouterOptions {
 
 export interface DeclaredRouter {
   router: Router;
+  /** Where it is mounted in the app (the `base` it was made with). */
+  base: string;
   /** Mounts `declaration`; `guards` run after the access check and before the input is parsed (a collection name → 404). */
   route<D extends RouteDeclaration>(declaration: D, handler: RouteHandler<D>, guards?: RequestHandler[]): DeclaredRouter;
 }
@@ -62,6 +64,7 @@ export function declaredRouter({ base, tenancy }: DeclaredRouterOptions): Declar
   const router = Router();
   const declared: DeclaredRouter = {
     router,
+    base,
     route(declaration, handler, guards = []) {
       if (!declaration.path.startsWith(base)) throw new TypeError(`${declaration.path} is not under ${base}`);
       const path = declaration.path.slice(base.length) || '/';
@@ -78,4 +81,37 @@ export function declaredRouter({ base, tenancy }: DeclaredRouterOptions): Declar
     },
   };
   return declared;
+}
+
+/**
+ * Where a router of `declarations` is mounted: the literal segments their paths share, up to the first parameter
+ * (`/api/v1/items/:collection/:id/revisions` and `…/restore` → `/api/v1/items`; one route alone → its own path up to
+ * a parameter). A mount path is thus written once, in the declarations' paths.
+ */
+export function mountPathOf(declarations: Record<string, RouteDeclaration>): string {
+  const literal = Object.values(declarations).map(({ path }) => {
+    const segments = path.split('/').slice(1);
+    const parameter = segments.findIndex((segment) => /[:*{]/.test(segment));
+    return parameter === -1 ? segments : segments.slice(0, parameter);
+  });
+  if (literal.length === 0) throw new TypeError('a router needs a declaration');
+  const shared: string[] = [];
+  for (const [index, segment] of literal[0]!.entries()) {
+    if (!literal.every((segments) => segments[index] === segment)) break;
+    shared.push(segment);
+  }
+  return `/${shared.join('/')}`;
+}
+
+/** A router mounted below the API's base (a feature's `/ai`, `/trash`), at the path relative to API_BASE. */
+export interface MountedRouter {
+  /** `/ai`: below API_BASE. */
+  path: string;
+  router: Router;
+}
+
+/** `declared`, as the API router mounts it: its base relative to API_BASE. */
+export function mountedRouter({ base, router }: DeclaredRouter): MountedRouter {
+  if (!base.startsWith(`${API_BASE}/`)) throw new TypeError(`${base} is not below ${API_BASE}`);
+  return { path: base.slice(API_BASE.length), router };
 }

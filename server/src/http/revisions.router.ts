@@ -1,10 +1,9 @@
 // An item's revisions, mounted at /items in the X-Site-Id site: listing needs content:read, restoring content:write.
 import { ItemResponse, ItemRevisionListResponse, RevisionParam } from '@lumibase/shared';
-import type { Router } from 'express';
 import { z } from 'zod';
 import type { RevisionsService } from '../services/revisions.service.js';
 import { requireCollectionName } from './collection-name-param.js';
-import { declaredRouter } from './mount-route.js';
+import { declaredRouter, type MountedRouter, mountedRouter, mountPathOf } from './mount-route.js';
 import { sendData } from './parse-input.js';
 import { currentSiteId, currentUser } from './require-capabilities.js';
 import { declareRoute } from './route.js';
@@ -34,10 +33,10 @@ export const REVISIONS_ROUTES = {
   }),
 };
 
-/** Mounted at /items after tenancy. */
-export function createRevisionsRouter({ revisions }: { revisions: RevisionsService }): Router {
+/** Mounted below /api/v1 at the path its declarations share (mountPathOf), after tenancy. */
+export function createRevisionsRouter({ revisions }: { revisions: RevisionsService }): MountedRouter {
   const named = [requireCollectionName('collection')];
-  return declaredRouter({ base: '/api/v1/items' })
+  const declared = declaredRouter({ base: mountPathOf(REVISIONS_ROUTES) })
     .route(
       REVISIONS_ROUTES.list,
       async ({ params }, request, response) => {
@@ -53,5 +52,6 @@ export function createRevisionsRouter({ revisions }: { revisions: RevisionsServi
         sendData(response, 200, restored);
       },
       named,
-    ).router;
+    );
+  return mountedRouter(declared);
 }

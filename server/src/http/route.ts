@@ -49,8 +49,13 @@ export interface RouteDeclaration {
   readonly tag: string;
   /** `public`: no credentials; `session`: a bearer token or the Studio's session cookie. */
   readonly auth: 'public' | 'session';
-  /** Acts in the X-Site-Id site (tenancy has run before the route). */
+  /** Acts in the X-Site-Id site (tenancy has run before the route): its path's first segment is site-scoped (site-scoped-prefixes.ts). */
   readonly site?: boolean;
+  /**
+   * A create whose one-document write carries the request's operation id: when an earlier run with the same
+   * Idempotency-Key left no response, a retry runs it again and finds what that run stored (resumable-request.ts).
+   */
+  readonly resumable?: true;
   readonly access?: RouteAccess;
   /** Path parameters that must be more than a non-empty string (each is otherwise a string). */
   readonly params?: z.ZodObject;

@@ -1,9 +1,8 @@
 // GET /ai/search: semantic search over the X-Site-Id site's items (`content:read`).
 import { SearchQuery, SearchResponse } from '@lumibase/shared';
-import type { Router } from 'express';
 import type { SearchService } from '../search/search.service.js';
 import { actorOf } from './ai.router.js';
-import { declaredRouter } from './mount-route.js';
+import { declaredRouter, type MountedRouter, mountedRouter, mountPathOf } from './mount-route.js';
 import { currentSiteId } from './require-capabilities.js';
 import { declareRoute } from './route.js';
 
@@ -28,15 +27,19 @@ export interface SearchRouterOptions {
   rateLimiter: { consume(userId: string): Promise<void> };
 }
 
-/** Mounted at /ai after tenancy. */
-export function createSearchRouter({ search, rateLimiter }: SearchRouterOptions): Router {
-  return declaredRouter({ base: '/api/v1/ai' }).route(SEARCH_ROUTES.search, async ({ query }, request, response) => {
-    const { q, collection, limit } = query;
-    // The limit's check runs beside the search's first reads; the search awaits it before embedding the query.
-    const admitted = rateLimiter.consume(actorOf(request).id);
-    // Handled here too: a search that failed before awaiting it must not leave a rejection nobody handles.
-    admitted.catch(() => {});
-    const result = await search.search(currentSiteId(request), { query: q, collection, limit, admitted });
-    response.status(200).json(result);
-  }).router;
+/** Mounted below /api/v1 at the path its declarations share (mountPathOf), after tenancy. */
+export function createSearchRouter({ search, rateLimiter }: SearchRouterOptions): MountedRouter {
+  const declared = declaredRouter({ base: mountPathOf(SEARCH_ROUTES) }).route(
+    SEARCH_ROUTES.search,
+    async ({ query }, request, response) => {
+      const { q, collection, limit } = query;
+      // The limit's check runs beside the search's first reads; the search awaits it before embedding the query.
+      const admitted = rateLimiter.consume(actorOf(request).id);
+      // Handled here too: a search that failed before awaiting it must not leave a rejection nobody handles.
+      admitted.catch(() => {});
+      const result = await search.search(currentSiteId(request), { query: q, collection, limit, admitted });
+      response.status(200).json(result);
+    },
+  );
+  return mountedRouter(declared);
 }

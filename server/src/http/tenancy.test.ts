@@ -1,6 +1,10 @@
 // X-Site-Id over HTTP: missing → 400; malformed, unknown or not a member → one 403; a superadmin is in every site.
+// Tenancy guards the prefixes derived from the declarations: every route declared `site: true`, and any unknown path
+// under them, is refused for a missing or foreign X-Site-Id before anything else (a 404 only then).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
+import { SITE_SCOPED_PREFIXES } from './api.router.js';
+import { ROUTES } from './routes.js';
 
 let server: TestServer;
 let siteA: string;
@@ -43,4 +47,41 @@ describe('tenancy', () => {
   it('lets a member act in their own site', async () => {
     expect((await server.request('GET', '/collections', { token: memberOfA.token, siteId: siteA })).status).toBe(200);
   });
+});
+
+describe('tenancy over the declared site routes', () => {
+  it('guards exactly the first segments of the routes declared site-scoped', () => {
+    expect(SITE_SCOPED_PREFIXES).toEqual(['/ai', '/collections', '/items', '/members', '/trash', '/webhooks']);
+  });
+
+  it('refuses every route declared `site: true` without an X-Site-Id (400) and in a site the caller is not in (403)', async () => {
+    const site = ROUTES.filter((route) => route.site);
+    expect(site.length).toBeGreaterThanOrEqual(40);
+    for (const route of site) {
+      const path = route.path.replace(/:(\w+)/g, (_match, name: string) => (name === 'collection' || name === 'name' ? 'posts' : 'x'));
+      const what = `${route.method} ${route.path}`;
+      const missing = await server.request(route.method.toUpperCase(), path, { token: memberOfA.token });
+      expect(missing.status, what).toBe(400);
+      expect(missing.body.error.details, what).toEqual([{ path: 'headers.x-site-id', message: 'Required' }]);
+      const foreign = await server.request(route.method.toUpperCase(), path, { token: memberOfA.token, siteId: siteB });
+      expect(foreign.status, what).toBe(403);
+    }
+  }, 60_000);
+
+  it('answers an unknown path under each site-scoped prefix 400 or 403 for a bad X-Site-Id, and 404 only in the own site', async () => {
+    for (const prefix of SITE_SCOPED_PREFIXES) {
+      for (const method of ['GET', 'POST', 'DELETE']) {
+        const path = `${prefix}/no/such/route`;
+        const what = `${method} ${path}`;
+        const missing = await server.request(method, path, { token: memberOfA.token });
+        expect(missing.status, what).toBe(400);
+        expect(missing.body.error.details, what).toEqual([{ path: 'headers.x-site-id', message: 'Required' }]);
+        expect((await server.request(method, path, { token: memberOfA.token, siteId: siteB })).status, what).toBe(403);
+        expect((await server.request(method, path, { token: memberOfA.token, siteId: 'not-an-id' })).status, what).toBe(403);
+        expect((await server.request(method, path, { token: memberOfA.token, siteId: siteA })).status, what).toBe(404);
+      }
+    }
+    // Outside them, an unknown path needs no site.
+    expect((await server.request('GET', '/no/such/route', { token: memberOfA.token })).status).toBe(404);
+  }, 60_000);
 });

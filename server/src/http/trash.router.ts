@@ -10,10 +10,10 @@ import {
   TrashListResponse,
   TrashRestoreResponse,
 } from '@lumibase/shared';
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
 import type { TrashAccess, TrashService } from '../services/trash.service.js';
-import { declaredRouter } from './mount-route.js';
+import { declaredRouter, type MountedRouter, mountedRouter, mountPathOf } from './mount-route.js';
 import { sendData } from './parse-input.js';
 import { currentSiteId, currentUser } from './require-capabilities.js';
 import { declareRoute } from './route.js';
@@ -59,9 +59,9 @@ function trashAccess(request: Request, mode: 'read' | 'write'): TrashAccess {
   return { kinds };
 }
 
-/** Mounted at /trash after tenancy. */
-export function createTrashRouter({ trash }: { trash: TrashService }): Router {
-  return declaredRouter({ base: '/api/v1/trash' })
+/** Mounted below /api/v1 at the path its declarations share (mountPathOf), after tenancy. */
+export function createTrashRouter({ trash }: { trash: TrashService }): MountedRouter {
+  const declared = declaredRouter({ base: mountPathOf(TRASH_ROUTES) })
     .route(TRASH_ROUTES.list, async ({ query: page }, request, response) => {
       const { records, total } = await trash.list(currentSiteId(request), page, trashAccess(request, 'read'));
       sendData(response, 200, records, { total, ...page, retentionDays: trash.retentionDays });
@@ -70,5 +70,6 @@ export function createTrashRouter({ trash }: { trash: TrashService }): Router {
       const { id: userId, name } = currentUser(request);
       const access = trashAccess(request, 'write');
       sendData(response, 200, await trash.restore(currentSiteId(request), params.id, { id: userId, name }, access));
-    }).router;
+    });
+  return mountedRouter(declared);
 }

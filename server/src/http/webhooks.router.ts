@@ -6,10 +6,9 @@ import {
   WebhookDeliveryResponse,
   WebhookListResponse,
 } from '@lumibase/shared';
-import type { Router } from 'express';
 import type { WebhooksService } from '../services/webhooks.service.js';
 import { IDEMPOTENT_REPLAY_BODY } from './idempotency.js';
-import { declaredRouter } from './mount-route.js';
+import { declaredRouter, type MountedRouter, mountedRouter, mountPathOf } from './mount-route.js';
 import { sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, currentUser } from './require-capabilities.js';
 import { declareRoute, NO_CONTENT } from './route.js';
@@ -55,9 +54,9 @@ export const WEBHOOKS_ROUTES = {
   }),
 };
 
-/** Mounted at /webhooks after tenancy. */
-export function createWebhooksRouter({ webhooks }: { webhooks: WebhooksService }): Router {
-  return declaredRouter({ base: '/api/v1/webhooks' })
+/** Mounted below /api/v1 at the path its declarations share (mountPathOf), after tenancy. */
+export function createWebhooksRouter({ webhooks }: { webhooks: WebhooksService }): MountedRouter {
+  const declared = declaredRouter({ base: mountPathOf(WEBHOOKS_ROUTES) })
     .route(WEBHOOKS_ROUTES.create, async ({ body }, request, response) => {
       // The secret is in this answer only; it is never logged (the logger redacts `secret`), nor kept for a replay.
       const created = await webhooks.create(currentSiteId(request), body);
@@ -77,5 +76,6 @@ export function createWebhooksRouter({ webhooks }: { webhooks: WebhooksService }
     })
     .route(WEBHOOKS_ROUTES.test, async ({ params }, request, response) => {
       sendData(response, 202, await webhooks.sendTest(currentSiteId(request), params.id, currentUser(request)));
-    }).router;
+    });
+  return mountedRouter(declared);
 }
