@@ -92,6 +92,8 @@ export const ApprovalStep = z.object({
   status: StepStatus,
   result: z.unknown().optional(),
   error: z.string().optional(),
+  /** An undone step's undo left this in place, in words: something of the step's that the step had not created. */
+  undoNote: z.string().optional(),
 });
 export type ApprovalStep = z.infer<typeof ApprovalStep>;
 

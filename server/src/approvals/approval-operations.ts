@@ -5,6 +5,7 @@ import type { ActorRef, Approval, ApprovalStep, ExpiryReason } from '@lumibase/s
 import type { PlanApproval } from '../skills/plan-approval.js';
 import type { ApprovalRepository } from './approval.store.js';
 import type { Failure } from './describe-failure.js';
+import { rolledBackAudit } from './plan-operations.js';
 import { outcomeNote } from './note-approval-outcome.js';
 
 /** The actor of an expiry nobody decided: the system. */
@@ -37,14 +38,21 @@ export function reject(approvals: Approvals, approval: Approval, { actor, reason
   });
 }
 
-/** pending → pending with the impact as it now is: the approver saw less than would happen. */
-export function refreshImpact(approvals: Approvals, approval: Approval, { impact, at }: { impact: Approval['impact']; at: Date }) {
+/**
+ * pending → pending with the impact as it now is (a plan's, with its `steps` carrying each step's): the approver saw
+ * less than would happen. The request stays the same one (identical requests still find it).
+ */
+export function refreshImpact(
+  approvals: Approvals,
+  approval: Approval,
+  { impact, steps, at }: { impact: Approval['impact']; steps?: ApprovalStep[]; at: Date },
+) {
   return approvals.transition(approval.id, {
     from: 'pending',
     to: 'pending',
     at,
     revision: approval.revision,
-    set: { impact },
+    set: { impact, ...(steps ? { steps } : {}) },
     ...(impact ? {} : { unset: ['impact'] }),
   });
 }
@@ -163,7 +171,12 @@ export function startExecution(approvals: Approvals, approval: Approval, { actor
         decidedBy: actor,
         decidedAt: at.toISOString(),
         ...(approval.steps.length > 1 && approval.steps.some((step) => step.status !== 'planned')
-          ? { steps: approval.steps.map(({ result: _result, error: _error, ...step }) => ({ ...step, status: 'planned' as const })) }
+          ? {
+              steps: approval.steps.map(({ result: _result, error: _error, undoNote: _note, ...step }) => ({
+                ...step,
+                status: 'planned' as const,
+              })),
+            }
           : {}),
       },
       incrementAttempts: true,
@@ -243,8 +256,13 @@ export function settle(approvals: Approvals, approval: Approval, { outcome, at }
 /**
  * pending (time ran out, target changed) or executing (the worker found its target changed) → expired,
  * final, audited once: of two expiries of the same approval (the sweep and a decide) one wins, the other gets null.
+ * `rolledBack`: a plan whose done steps were undone first (run-plan.ts) — audited `rolled_back` before `expired`.
  */
-export async function expire(approvals: Approvals, approval: Approval, { reason, at }: { reason: ExpiryReason; at: Date }) {
+export async function expire(
+  approvals: Approvals,
+  approval: Approval,
+  { reason, at, rolledBack }: { reason: ExpiryReason; at: Date; rolledBack?: { lastError: string } },
+) {
   if (approval.status !== 'pending' && approval.status !== 'executing') return null;
   return approvals.transition(approval.id, {
     from: approval.status,
@@ -252,14 +270,17 @@ export async function expire(approvals: Approvals, approval: Approval, { reason,
     at,
     set: { reason },
     owes: (expired) => ({
-      audit: {
-        action: 'expired',
-        skillName: approval.skillName,
-        approvalId: approval.id,
-        actor: SYSTEM_ACTOR,
-        detail: { reason, ...(reason === 'ttl' ? { expiresAt: approval.expiresAt } : {}) },
-        createdAt: at.toISOString(),
-      },
+      audit: [
+        ...(rolledBack ? [rolledBackAudit(expired, { lastError: rolledBack.lastError, at })] : []),
+        {
+          action: 'expired',
+          skillName: approval.skillName,
+          approvalId: approval.id,
+          actor: SYSTEM_ACTOR,
+          detail: { reason, ...(reason === 'ttl' ? { expiresAt: approval.expiresAt } : {}) },
+          createdAt: at.toISOString(),
+        },
+      ],
       note: outcomeNote(expired, at),
     }),
   });

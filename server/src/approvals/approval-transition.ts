@@ -22,9 +22,9 @@ export interface ApprovalTransition {
   owes?: (next: Approval) => ApprovalOwes;
 }
 
-/** An audit entry and a conversation note, written with the status change and materialised by the relay. */
+/** Audit entries (in order) and a conversation note, written with the status change and materialised by the relay. */
 export interface ApprovalOwes {
-  audit?: NewAuditEntry;
+  audit?: NewAuditEntry | NewAuditEntry[];
   note?: { conversationId: string; content: string; results: SkillOutcome[]; createdAt: string };
 }
 
@@ -49,10 +49,11 @@ export function transitionUpdate(transition: ApprovalTransition): Record<string,
     const [path, stored] = storedField(field, value);
     $set[path] = stored;
   }
-  // Leaving pending ends its identity as a request, and so does an edit (it asks for something else now);
-  // a plans edit sets `steps` (API.md "Runs and plans").
+  // Leaving pending ends its identity as a request, and so does an edit (it asks for something else now): every edit
+  // sets `arguments` (a plan's edit too, API.md "Runs and plans"); a refreshed impact sets a plan's `steps` and stays
+  // the same request.
   const set = (transition.set ?? {}) as Record<string, unknown>;
-  const rekeyed = transition.to !== 'pending' || set.arguments !== undefined || set.steps !== undefined;
+  const rekeyed = transition.to !== 'pending' || set.arguments !== undefined;
   const $unset: Record<string, ''> = rekeyed ? { pendingKey: '' } : {};
   for (const field of transition.unset ?? []) {
     const [path] = storedField(field, null);
@@ -68,14 +69,15 @@ export function transitionUpdate(transition: ApprovalTransition): Record<string,
 /** The owed entries as stored: each with the id it will have, so that it can land only once. */
 export function owedWork(owes: ApprovalOwes | undefined): Record<string, unknown> {
   const work: Record<string, unknown> = {};
-  if (owes?.audit) {
-    const { detail, createdAt, ...rest } = owes.audit;
-    work.owedAudit = {
+  const audit = owes?.audit === undefined ? [] : [owes.audit].flat();
+  if (audit.length > 0) {
+    const entries = audit.map(({ detail, createdAt, ...rest }) => ({
       entryId: new Types.ObjectId(),
       ...rest,
       ...(detail === undefined ? {} : { detailJson: encodeJson(detail) }),
       createdAt: new Date(createdAt),
-    };
+    }));
+    work.owedAudit = entries.length === 1 ? entries[0] : { $each: entries };
   }
   if (owes?.note) {
     const { results, ...note } = owes.note;

@@ -1,7 +1,6 @@
 // An admin's decision on a pending approval: who may decide, what they saw (revision, target, impact, time
 // left), and the compare-and-set that makes one decision win. It runs exactly what that revision shows: edits are
 // their own step (edit-approval.ts).
-import { planStillHolds } from '../skills/dry-run.js';
 import {
   type ActorRef,
   actorRefOf,
@@ -21,7 +20,8 @@ import { recordNotInSite } from '../store/record-not-in-site.js';
 import type { ApprovalRepository } from './approval.store.js';
 import type { PolicyRepository } from '../store/ai/policy.store.js';
 import type { ApprovalExecutor } from './approval-executor.js';
-import { type ApprovalTargets, sameImpact, sameTarget } from '../skills/approval-targets.js';
+import type { ApprovalTargets } from '../skills/approval-targets.js';
+import { checkAtDecision } from './impact-at-decision.js';
 import { expire, refreshImpact, reject, startExecution } from './approval-operations.js';
 
 export interface Decider extends ActorRef, CapabilityHolder {}
@@ -89,23 +89,16 @@ export class ApprovalDecider {
       return rejected;
     }
 
-    // A plan: its steps dry-run again against the site as it now is; a target that changed (a name taken meanwhile) expires it.
-    if (approval.steps.length > 1) {
-      if (!(await planStillHolds(this.targets, approval))) {
-        await expire(approvals, approval, { reason: 'target_changed', at });
-        throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
-      }
-    } else {
-      const preview = await this.targets.inspect(siteId, approval.skillName, approval.arguments);
-      if (!sameTarget(approval.target, preview.target)) {
-        await expire(approvals, approval, { reason: 'target_changed', at });
-        throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
-      }
-      if (!sameImpact(approval.impact, preview.impact)) {
-        // The approver saw less than would now happen: show them the new impact instead of running it.
-        await refreshImpact(approvals, approval, { impact: preview.impact, at });
-        throw new ConflictError({ message: 'The impact of this approval changed; review it again' });
-      }
+    // What it would do, taken again (a plan: every step, dry-run against the site as it now is): a target that
+    // changed (a name taken meanwhile) expires it; an impact that changed is shown to the approver instead of run.
+    const now = await checkAtDecision(this.targets, approval);
+    if (now.kind === 'target_changed') {
+      await expire(approvals, approval, { reason: 'target_changed', at });
+      throw new ConflictError({ message: 'What this approval would change is no longer what was asked about; it has expired' });
+    }
+    if (now.kind === 'impact_changed') {
+      await refreshImpact(approvals, approval, { impact: now.impact, ...(now.steps ? { steps: now.steps } : {}), at });
+      throw new ConflictError({ message: 'The impact of this approval changed; review it again' });
     }
 
     const executing = await startExecution(approvals, approval, { actor, at });

@@ -152,9 +152,10 @@ async function rollBack(
   for (let index = failure.step - 2; index >= 0; index--) {
     const step = current().steps[index]!;
     if (step.status !== 'done') continue;
-    await undoStep(options, current(), index);
+    // What the undo left (the step had not created it) is kept with the step, and said by the rolled_back audit.
+    const left = await undoStep(options, current(), index);
     const undone = current().steps.map((candidate) => ({ ...candidate }));
-    undone[index] = { ...undone[index]!, status: 'undone' };
+    undone[index] = { ...undone[index]!, status: 'undone', ...(left !== undefined ? { undoNote: left } : {}) };
     await save(undone);
   }
   // Steps after the failed one never ran.
@@ -163,13 +164,20 @@ async function rollBack(
   );
   if (skipped.some((step, index) => step.status !== current().steps[index]!.status)) await save(skipped);
   const approval = current();
+  // Expired or pending again, the audit says what was undone (rolled_back) whenever a step was.
+  const undoneAny = approval.steps.some((step) => step.status === 'undone');
   const settled = failure.targetChanged
-    ? await expire(approvals, approval, { reason: 'target_changed', at: clock() })
+    ? await expire(approvals, approval, {
+        reason: 'target_changed',
+        at: clock(),
+        ...(undoneAny ? { rolledBack: { lastError: failure.message } } : {}),
+      })
     : await rolledBack(approvals, approval, { lastError: failure.message, at: clock() });
   return settled ?? (await approvals.get(approval.id)) ?? approval;
 }
 
-async function undoStep(options: RunPlanOptions, approval: Approval, index: number): Promise<void> {
+/** Undoes a done step; answers, in words, what the undo left because the step had not created it. */
+async function undoStep(options: RunPlanOptions, approval: Approval, index: number): Promise<string | undefined> {
   const step = approval.steps[index]!;
   if (!isSkillName(step.skillName)) return;
   const undo = SKILL_MODULES[step.skillName].undo as ((args: Record<string, unknown>, result: unknown) => StepUndo | undefined) | undefined;
@@ -178,7 +186,7 @@ async function undoStep(options: RunPlanOptions, approval: Approval, index: numb
   const inverse = undo(step.arguments, step.result);
   if (!inverse) return;
   if (!options.undo) throw new Error(`the plan ${approval.id} has no undoer to undo step ${index + 1}`);
-  await options.undo(inverse, {
+  return options.undo(inverse, {
     siteId: approval.siteId,
     actor: approval.decidedBy ?? approval.requestedBy,
     operationId: stepOperationId(approval, index, true),

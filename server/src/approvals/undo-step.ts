@@ -1,6 +1,8 @@
 // Undoing a done plan step (API.md, "Runs and plans"): what it created is removed for good — no trash entry, no item
-// history left behind —, what it updated or deleted is put back from the item revisions and the trash. Each undo runs
-// once under its own operation id (run-once.ts), so a worker killed while undoing redoes nothing on redelivery.
+// history left behind —, what it updated or deleted is put back from the item revisions and the trash. Only what the
+// step created is removed: a collection or field carries the operation id that created it, and one that does not carry
+// the step's (there before the step, or replaced since) is left, which the undo says in words. Each undo runs once
+// under its own operation id (run-once.ts), so a worker killed while undoing redoes nothing on redelivery.
 import type { SkillName } from '@lumibase/shared';
 import { revisionMeta } from '../services/items.service.js';
 import type { FieldsService } from '../services/fields.service.js';
@@ -26,22 +28,25 @@ export interface UndoContext extends SkillExecutionContext {
   skillName: SkillName;
 }
 
-/** Performs one step's undo. */
-export type StepUndoer = (undo: StepUndo, context: UndoContext) => Promise<void>;
+/** Performs one step's undo; answers, in words, what it left because the step had not created it (undefined: nothing). */
+export type StepUndoer = (undo: StepUndo, context: UndoContext) => Promise<string | undefined>;
 
 export function createStepUndoer(dependencies: StepUndoerDependencies): StepUndoer {
   return (undo, context) =>
     runOnce({ dependencies, context, skillName: context.skillName, perform: () => perform(dependencies, undo, context) });
 }
 
-async function perform(dependencies: StepUndoerDependencies, undo: StepUndo, context: UndoContext): Promise<void> {
+async function perform(dependencies: StepUndoerDependencies, undo: StepUndo, context: UndoContext): Promise<string | undefined> {
   const { siteId, actor } = context;
   const site = dependencies.stores.forSite(siteId);
   switch (undo.kind) {
     case 'discard-collection': {
       const record = await site.collections.findByName(undo.name);
-      // Gone already (an earlier run of this undo), or not the one the step created (replaced meanwhile): not ours to remove.
-      if (!record || record.operationId !== context.stepOperationId) return;
+      // Gone already (an earlier run of this undo): nothing to do.
+      if (!record) return;
+      // Not the one the step created (replaced meanwhile): not ours to remove.
+      if (record.operationId !== context.stepOperationId)
+        return `the collection ${undo.name} was not created by this step (it was replaced since), so it was left as it is, with its items`;
       // Its items (and their history) first, while the collection still names them: a crash in between is redone.
       await site.items.deleteAll(record.id);
       await site.revisions.deleteForCollection(record.id);
@@ -50,8 +55,11 @@ async function perform(dependencies: StepUndoerDependencies, undo: StepUndo, con
       if (deleted) await site.collections.finishDelete(deleted);
       return;
     }
-    case 'discard-field':
-      return dependencies.fields.discard(siteId, undo.collection, undo.field);
+    case 'discard-field': {
+      const discard = await dependencies.fields.discard(siteId, undo.collection, undo.field, context.stepOperationId);
+      if (discard === 'discarded') return;
+      return `the field ${undo.field} of ${undo.collection} was not added by this step (it was already there), so it was left as it is, with its values`;
+    }
     case 'discard-item': {
       const record = await site.collections.findByName(undo.collection);
       if (!record) return;

@@ -25,6 +25,17 @@ function sameField(a: Field, b: Field): boolean {
   return a.type === b.type && a.required === b.required && JSON.stringify(a.options ?? null) === JSON.stringify(b.options ?? null);
 }
 
+/** The fields' operations as the edit leaves them: the kept fields keep theirs (by name), the added one gets its own. */
+function fieldOperationsAfter(current: CollectionRecord, next: FieldEdit): Record<string, string> {
+  const operations: Record<string, string> = {};
+  for (const field of next.fields) {
+    const operation = current.fieldOperations[field.name];
+    if (operation !== undefined) operations[field.name] = operation;
+  }
+  if (next.addedBy !== undefined) operations[next.change.field] = next.addedBy;
+  return operations;
+}
+
 function fieldNotFound(collection: string, field: string): NotFoundError {
   return new NotFoundError({ message: `Field "${field}" not found in collection "${collection}"` });
 }
@@ -37,7 +48,12 @@ interface FieldEdit {
   also?: ContentChange[];
   /** The trash entry whose field this puts back. */
   restoredTrashId?: string;
+  /** The operation adding the field `change` names: stored with it, so a plan's undo knows the field is its step's. */
+  addedBy?: string;
 }
+
+/** What a discard did: removed the field its operation added, or left a field that operation did not add. */
+export type Discard = 'discarded' | 'not-added-by-it';
 
 export class FieldsService {
   constructor(
@@ -48,7 +64,8 @@ export class FieldsService {
   /**
    * ConflictError when the collection already has a field of that name. With
    * `context.operationId` (a caller that may retry), finding exactly this field already there is
-   * taken as the earlier attempt's success and answered as such.
+   * taken as the earlier attempt's success and answered as such. A field it adds carries the operation id, so an undo
+   * of that operation removes only a field it added (`discard`), never one that was there before.
    */
   async add(siteId: string, collection: string, field: Field, context: WriteContext = {}): Promise<Field> {
     const site = this.stores.forSite(siteId);
@@ -56,7 +73,11 @@ export class FieldsService {
       const existing = current.fields.find((candidate) => candidate.name === field.name);
       if (existing && context.operationId !== undefined && sameField(existing, field)) return null;
       if (existing) throw new ConflictError({ message: `Field "${field.name}" already exists in collection "${collection}"` });
-      return { fields: [...current.fields, field], change: { action: 'created', field: field.name } };
+      return {
+        fields: [...current.fields, field],
+        change: { action: 'created', field: field.name },
+        ...(context.operationId !== undefined ? { addedBy: context.operationId } : {}),
+      };
     });
     return field;
   }
@@ -133,23 +154,32 @@ export class FieldsService {
   }
 
   /**
-   * Removes a field for good, with its values, leaving nothing in the trash: a plan's undo of the field it created
-   * (approvals/undo-step.ts). Repeatable: a field already gone has its values unset again; a collection gone is left.
+   * Removes a field for good, with its values, leaving nothing in the trash: a plan's undo of the field its step added
+   * under `operationId` (approvals/undo-step.ts). A field of that name the operation did not add (there before it, or
+   * added again by someone since) is left as it is, with its values: 'not-added-by-it'. Repeatable: a field already
+   * gone has its values unset again; a collection gone is left.
    */
-  async discard(siteId: string, collection: string, fieldName: string): Promise<void> {
+  async discard(siteId: string, collection: string, fieldName: string, operationId: string): Promise<Discard> {
     const site = this.stores.forSite(siteId);
     let record: CollectionRecord;
+    let notOurs = false;
     try {
-      record = await this.edit(site, collection, (current) =>
-        current.fields.some((candidate) => candidate.name === fieldName)
-          ? { fields: current.fields.filter((candidate) => candidate.name !== fieldName), change: { action: 'deleted', field: fieldName } }
-          : null,
-      );
+      record = await this.edit(site, collection, (current) => {
+        if (!current.fields.some((candidate) => candidate.name === fieldName)) return null;
+        notOurs = current.fieldOperations[fieldName] !== operationId;
+        if (notOurs) return null;
+        return {
+          fields: current.fields.filter((candidate) => candidate.name !== fieldName),
+          change: { action: 'deleted', field: fieldName },
+        };
+      });
     } catch (error) {
-      if (error instanceof NotFoundError) return;
+      if (error instanceof NotFoundError) return 'discarded';
       throw error;
     }
+    if (notOurs) return 'not-added-by-it';
     await site.items.unsetField(record.id, fieldName);
+    return 'discarded';
   }
 
   /**
@@ -199,6 +229,7 @@ export class FieldsService {
       const written = await site.collections.replaceFields(collection, current.revision, next.fields, next.change, {
         ...(next.also ? { also: next.also } : {}),
         ...(next.restoredTrashId !== undefined ? { restoredTrashId: next.restoredTrashId } : {}),
+        fieldOperations: fieldOperationsAfter(current, next),
       });
       if (written) return written;
       await backOff(attempt);

@@ -112,17 +112,29 @@ export function planSummary(impacts: readonly (ApprovalImpact | undefined)[], sk
   return impacts.map((impact, index) => `${index + 1}. ${impact?.summary ?? skillNames[index]}`).join('; ');
 }
 
-/** Every step of a stored plan still dry-runs to the target it was planned with (at decision: nothing changed under it). */
-export async function planStillHolds(
-  targets: { siteView?(siteId: string): { site: SiteView } },
-  approval: { siteId: string; steps: readonly { skillName: string; arguments: Record<string, unknown>; target?: ApprovalTarget }[] },
-): Promise<boolean> {
-  const view = targets.siteView?.(approval.siteId);
-  if (!view) return true;
-  const site = new SimulatedSite(view.site);
-  for (const [index, step] of approval.steps.entries()) {
-    const dry = await dryRunStep(site, step.skillName, step.arguments, index + 1);
-    if (!dry.ok || canonicalJson(dry.target ?? null) !== canonicalJson(step.target ?? null)) return false;
-  }
-  return true;
+/**
+ * A stored plan dry-run again against the site as it now is, as when it was planned (at decision): each step's target
+ * and impact now, or null when a step cannot succeed any more or its target is no longer the one it was planned with.
+ * Without a site view the plan is taken as it stands.
+ */
+export async function planAsItNowIs(
+  targets: ApprovalTargets,
+  approval: {
+    siteId: string;
+    steps: readonly {
+      id?: string;
+      skillName: string;
+      arguments: Record<string, unknown>;
+      target?: ApprovalTarget;
+      impact?: ApprovalImpact;
+    }[];
+  },
+): Promise<DryRunCall[] | null> {
+  if (!targets.siteView) return [...approval.steps];
+  const dry = await dryRunPlan(targets, approval.siteId, approval.steps);
+  if (!dry.ok) return null;
+  const moved = dry.steps.some(
+    (step, index) => canonicalJson(step.target ?? null) !== canonicalJson(approval.steps[index]!.target ?? null),
+  );
+  return moved ? null : dry.steps;
 }

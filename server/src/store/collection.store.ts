@@ -18,6 +18,8 @@ export interface CollectionRecord {
   operationId?: string;
   /** Trash entries of fields this collection got back (a resumed restore knows its field is in). */
   restoredTrashIds: string[];
+  /** The operation that added each field added by one (by field name): a plan's undo removes only a field its step added. */
+  fieldOperations: Record<string, string>;
   createdAt: string;
   updatedAt: string;
 }
@@ -30,6 +32,8 @@ interface StoredField {
   type: Field['type'];
   required: boolean;
   options?: Stored;
+  /** The operation that added the field, when one did (not part of the field's definition). */
+  operationId?: string;
 }
 
 /** As stored: with what it owes (the relay takes it as written). */
@@ -44,10 +48,17 @@ interface StoredCollection extends OwingDocument {
   updatedAt: Date;
 }
 
-function encodeField(field: Field): StoredField {
+function encodeField(field: Field, operationId?: string): StoredField {
   const stored: StoredField = { name: field.name, type: field.type, required: field.required };
   if (field.options !== undefined) stored.options = encodeJsonValue(field.options);
+  if (operationId !== undefined) stored.operationId = operationId;
   return stored;
+}
+
+function fieldOperationsOf(fields: readonly StoredField[]): Record<string, string> {
+  const operations: Record<string, string> = {};
+  for (const field of fields) if (typeof field.operationId === 'string') operations[field.name] = field.operationId;
+  return operations;
 }
 
 function decodeField(stored: StoredField): Field {
@@ -65,6 +76,7 @@ function toCollection(document: StoredCollection): CollectionRecord {
     revision: document.revision ?? 0,
     ...(typeof document.operationId === 'string' ? { operationId: document.operationId } : {}),
     restoredTrashIds: document.restoredTrashIds ?? [],
+    fieldOperations: fieldOperationsOf(document.fields ?? []),
     createdAt: toIso(document.createdAt),
     updatedAt: toIso(document.updatedAt),
   };
@@ -123,7 +135,7 @@ export class CollectionStore extends SiteScopedStore {
         outbox: [owe({ name: 'content-changed', body: { kind: 'collection', action: 'created', collection: collection.name } })],
         name: collection.name,
         ...(collection.label !== undefined ? { label: collection.label } : {}),
-        fields: collection.fields.map(encodeField),
+        fields: collection.fields.map((field) => encodeField(field)),
         revision: 0,
         ...(collection.operationId !== undefined ? { operationId: collection.operationId } : {}),
         createdAt: at,
@@ -179,7 +191,7 @@ export class CollectionStore extends SiteScopedStore {
             outbox: events.map((body) => owe({ name: 'content-changed', body })),
             name: collection.name,
             ...(collection.label !== undefined ? { label: collection.label } : {}),
-            fields: collection.fields.map(encodeField),
+            fields: collection.fields.map((field) => encodeField(field)),
             revision: 0,
           }),
         ]);
@@ -206,14 +218,15 @@ export class CollectionStore extends SiteScopedStore {
   /**
    * Replaces the field list if the collection is still at `expectedRevision`. Null when someone
    * changed it in between (the caller re-reads and re-checks), or null when it is gone. `also`: more
-   * events the change owes; `restoredTrashId`: the trash entry whose field this puts back.
+   * events the change owes; `restoredTrashId`: the trash entry whose field this puts back; `fieldOperations`: the
+   * operation that added each field of the new list that one added (by name).
    */
   async replaceFields(
     name: string,
     expectedRevision: number,
     fields: readonly Field[],
     change: { action: 'created' | 'updated' | 'deleted'; field: string },
-    options: { also?: ContentChange[]; restoredTrashId?: string } = {},
+    options: { also?: ContentChange[]; restoredTrashId?: string; fieldOperations?: Record<string, string> } = {},
   ): Promise<CollectionRecord | null> {
     const events: ContentChange[] = [
       { kind: 'field', action: change.action, collection: name, field: change.field },
@@ -223,7 +236,7 @@ export class CollectionStore extends SiteScopedStore {
       .findOneAndUpdate(
         this.live({ name, revision: expectedRevision }),
         {
-          $set: { fields: fields.map(encodeField) },
+          $set: { fields: fields.map((field) => encodeField(field, options.fieldOperations?.[field.name])) },
           $inc: { revision: 1 },
           $push: {
             outbox: { $each: events.map((body) => owe({ name: 'content-changed', body })) },

@@ -46,11 +46,21 @@ export interface PlanFixture {
   fields: FieldsService;
   items: ItemsService;
   revisions: RevisionsService;
+  /** The approval targets (with a site view: plans are dry-run) and the worker's job runner, for a decider of its own. */
+  targets: StoreApprovalTargets;
+  runner: ApprovalJobRunner;
   newSite(): Promise<string>;
   /** The calls dry-run and stored as one pending plan (throws when the dry run refuses one). */
   propose(siteId: string, calls: readonly Call[]): Promise<Approval>;
-  /** Approves the pending approval and runs its job to the end; `failAt` (from 1): that step is refused when it runs. */
-  approveAndRun(siteId: string, approvalId: string, options?: { failAt?: number }): Promise<Approval>;
+  /**
+   * Approves the pending approval and runs its job to the end; `failAt` (from 1): that step is refused when it runs;
+   * `beforeStep`: called as each step's write begins (after its target was checked), for someone else's change then.
+   */
+  approveAndRun(
+    siteId: string,
+    approvalId: string,
+    options?: { failAt?: number; beforeStep?: (step: number) => Promise<void> },
+  ): Promise<Approval>;
   /** How many times each executor ran a step's write (calls answered by the ledger included), by operation id. */
   runs: Map<string, number>;
   snapshot(siteId: string): Promise<SiteSnapshot>;
@@ -76,11 +86,13 @@ export async function openPlanFixture(label: string): Promise<PlanFixture> {
     operations: aiStores,
   });
   let refused: string | undefined;
+  let before: ((operationId: string) => Promise<void>) | undefined;
   const runs = new Map<string, number>();
   const executors = Object.fromEntries(
     SKILL_NAMES.map((name) => [
       name,
       async (args: Record<string, unknown>, context: SkillExecutionContext) => {
+        await before?.(context.operationId);
         if (context.operationId === refused) throw new ValidationError({ message: 'the step was made to fail' });
         runs.set(context.operationId, (runs.get(context.operationId) ?? 0) + 1);
         return (real[name] as (args: Record<string, unknown>, context: SkillExecutionContext) => Promise<unknown>)(args, context);
@@ -102,6 +114,8 @@ export async function openPlanFixture(label: string): Promise<PlanFixture> {
     fields,
     items,
     revisions,
+    targets,
+    runner,
     runs,
     newSite: async () => (await stores.sites.create(`Plans ${randomUUID().slice(0, 8)}`)).id,
     async propose(siteId, calls) {
@@ -121,17 +135,22 @@ export async function openPlanFixture(label: string): Promise<PlanFixture> {
       });
       return approval;
     },
-    async approveAndRun(siteId, approvalId, { failAt } = {}) {
+    async approveAndRun(siteId, approvalId, { failAt, beforeStep } = {}) {
       const approvals = aiStores.forSite(siteId).approvals;
       const pending = await approvals.get(approvalId);
       if (!pending) throw new Error(`no approval ${approvalId}`);
       const executing = await startExecution(approvals, pending, { actor: { id: 'u-bea', name: 'Bea' }, at: new Date() });
       if (!executing) throw new Error(`approval ${approvalId} could not start`);
       refused = failAt === undefined ? undefined : stepOperationId(executing, failAt - 1);
+      const operations = executing.steps.map((_step, index) => stepOperationId(executing, index));
+      before =
+        beforeStep &&
+        ((operationId) => (operations.includes(operationId) ? beforeStep(operations.indexOf(operationId) + 1) : Promise.resolve()));
       try {
         await runner.run({ siteId, approvalId, attempt: executing.attempts }, { settleTransient: true });
       } finally {
         refused = undefined;
+        before = undefined;
       }
       return (await approvals.get(approvalId))!;
     },

@@ -33,9 +33,21 @@ export function wasEdited(approval: ApprovalJson): boolean {
   return approval.originalArguments !== undefined && JSON.stringify(approval.originalArguments) !== JSON.stringify(approval.arguments);
 }
 
+/**
+ * What the undo of a rolled-back plan left, as a clause ("what step 1 had not created itself, which was left as it was"):
+ * an undone step's undo removes only what that step created (its `undoNote` says what it left). Undefined: nothing.
+ */
+export function keptByUndo(steps: readonly ApprovalJson['steps'][number][]): string | undefined {
+  const kept = steps.flatMap((step, index) => (step.status === 'undone' && step.undoNote ? [index + 1] : []));
+  if (kept.length === 0) return undefined;
+  const which = kept.length === 1 ? `step ${kept[0]}` : `steps ${kept.slice(0, -1).join(', ')} and ${kept[kept.length - 1]}`;
+  return `what ${which} had not created itself, which was left as it was`;
+}
+
 /** A plan's failed run, as a clause: what failed, and that what its earlier steps did was undone. */
 export function planFailure(approval: ApprovalJson): string {
-  return `The plan failed: ${inWords(approval.lastError ?? 'a step failed')}. The steps it had done were undone, so nothing of it remains`;
+  const kept = keptByUndo(approval.steps);
+  return `The plan failed: ${inWords(approval.lastError ?? 'a step failed')}. The steps it had done were undone, ${kept ? `except ${kept}` : 'so nothing of it remains'}`;
 }
 
 /** A rejection by the requester themself is a withdrawal. */

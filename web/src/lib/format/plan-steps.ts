@@ -1,7 +1,7 @@
 // A plan's steps in words (API.md, "Runs and plans"): each step's sentence from its skill's definition (never its
 // internal name), where each step stands while the plan runs, and the plan's progress as one sentence.
 import type { ApprovalJson, StepStatus } from '@lumibase/shared';
-import { skillLabel } from './approval-outcome.js';
+import { keptByUndo, skillLabel } from './approval-outcome.js';
 import { describeSkillCall } from './skill-call.js';
 
 export type PlanStep = ApprovalJson['steps'][number];
@@ -38,8 +38,9 @@ export function planProgress(approval: Pick<ApprovalJson, 'steps'>): string | un
   const failed = steps.findIndex((step) => step.status === 'failed');
   if (failed >= 0) {
     const undone = count('undone');
+    const kept = keptByUndo(steps);
     return undone > 0
-      ? `Step ${failed + 1} failed; the ${undone === 1 ? 'step' : `${undone} steps`} done before it ${undone === 1 ? 'was' : 'were'} undone, so nothing of the plan remains.`
+      ? `Step ${failed + 1} failed; the ${undone === 1 ? 'step' : `${undone} steps`} done before it ${undone === 1 ? 'was' : 'were'} undone, ${kept ? `except ${kept}` : 'so nothing of the plan remains'}.`
       : `Step ${failed + 1} failed; nothing of the plan remains.`;
   }
   const done = count('done');

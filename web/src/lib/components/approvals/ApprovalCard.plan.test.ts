@@ -113,6 +113,32 @@ describe('ApprovalCard with a plan', () => {
     expect(document.querySelector('[data-status]')?.textContent?.trim()).toBe('Failed — still pending');
   });
 
+  it('says what a roll-back left in place: a field a step found already there is not the plan’s to remove', () => {
+    const note = 'the field title of events was not added by this step (it was already there), so it was left as it is, with its values';
+    render(ApprovalCard, {
+      props: {
+        approval: planFixture(
+          { lastError: 'step 3 (createField) failed: the field date already exists', attempts: 1 },
+          ['undone', 'undone', 'failed', 'skipped'],
+          [{}, { undoNote: note }, { error: 'createField: the field date already exists' }],
+        ),
+        ondecide: vi.fn(),
+      },
+    });
+    expect(stepItems().map((item) => item.querySelector('[data-step-undo-note]')?.textContent?.trim())).toEqual([
+      undefined,
+      `Left in place: ${note}`,
+      undefined,
+      undefined,
+    ]);
+    expect(document.querySelector('[data-plan-progress]')?.textContent).toBe(
+      'Step 3 failed; the 2 steps done before it were undone, except what step 2 had not created itself, which was left as it was.',
+    );
+    const failed = document.querySelector('[data-plan-failed]')?.textContent ?? '';
+    expect(failed).toMatch(/were undone, except what step 2 had not created itself, which was left as it was\. It is still pending/);
+    expect(failed).not.toMatch(/nothing of it remains/);
+  });
+
   it('says why an expired or rejected plan ended, its steps left as planned', async () => {
     const { rerender } = render(ApprovalCard, { props: { approval: planFixture({ status: 'expired', reason: 'ttl' }) } });
     expect(document.querySelector('[data-outcome-line]')?.textContent).toBe(
