@@ -55,6 +55,7 @@ export function composeApi({ config, logger, infrastructure, studio, parts = {} 
       redis,
       redisUrl,
       publish: sockets.publish,
+      disconnect: sockets.io,
       ...(parts.scryptParameters ? { scryptParameters: parts.scryptParameters } : {}),
       ...(parts.embedder ? { embedder: parts.embedder } : {}),
     });

@@ -13,6 +13,7 @@ import { RevisionsService } from './services/revisions.service.js';
 import { createStepUndoer } from './approvals/undo-step.js';
 import { TrashService } from './services/trash.service.js';
 import { DomainEvents } from './services/domain-events.js';
+import { disconnectWhenAccessEnds, type RoomDisconnector } from './realtime/disconnect-when-access-ends.js';
 import { createSkillExecutors } from './skills/index.js';
 import { AiStores } from './store/ai/ai-stores.js';
 import { StoreApprovalTargets } from './skills/store-approval-targets.js';
@@ -42,13 +43,28 @@ export interface DomainOptions {
   redis: RedisClientType;
   /** Where relayed site events go: the server's sockets, or the workers' Redis emitter. */
   publish: (event: SiteEvent) => void;
+  /**
+   * Where the sockets of someone whose access ended are disconnected, on every server: the server's socket.io, or
+   * the workers' Redis emitter (realtime/disconnect-when-access-ends.ts).
+   */
+  disconnect: RoomDisconnector;
   /** scrypt cost; unset is the hasher's production default. */
   scryptParameters?: { N: number; r: number; p: number };
   /** Wraps or replaces the embedder the configuration picks (compose-parts.ts). */
   embedder?: (real: Embedder) => Embedder;
 }
 
-export async function composeDomain({ config, logger, mongo, redis, redisUrl, publish, scryptParameters, embedder }: DomainOptions) {
+export async function composeDomain({
+  config,
+  logger,
+  mongo,
+  redis,
+  redisUrl,
+  publish,
+  disconnect,
+  scryptParameters,
+  embedder,
+}: DomainOptions) {
   const eventLog = await createEventLog(mongo, { retentionDays: config.EVENT_RETENTION_DAYS });
   const webhookModels = registerWebhookModels(mongo);
   await Promise.all([webhookModels.Webhook.init(), webhookModels.WebhookDelivery.init()]);
@@ -87,6 +103,8 @@ export async function composeDomain({ config, logger, mongo, redis, redisUrl, pu
   await aiStores.ensureIndexes();
   await migrateAuditChainAtStart({ connection: mongo, models: aiStores.models, logger });
   const events = new DomainEvents((error, event) => logger.error({ err: error, event }, 'domain event listener failed'));
+  // Whichever process ends someone's access (an API server, or a worker running an approved skill), their sockets go.
+  disconnectWhenAccessEnds(events, disconnect);
   const hasher = new PasswordHasher(scryptParameters);
   const services = createServices({
     stores,

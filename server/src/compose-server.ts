@@ -142,9 +142,6 @@ export async function composeServer({
       eventLog: domain.eventLog.forSite,
       replayMaxEvents: config.REPLAY_MAX_EVENTS,
     });
-    services.events.on('session-revoked', ({ sessionId }) => server.disconnectSession(sessionId));
-    services.events.on('membership-removed', ({ siteId, userId }) => server.disconnectMember(siteId, userId));
-    services.events.on('site-removed', ({ siteId }) => server.disconnectSite(siteId));
   }
 
   return {

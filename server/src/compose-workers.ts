@@ -87,6 +87,8 @@ export function composeWorkers({ config, logger, infrastructure, parts = {} }: C
       redis: infrastructure.redis,
       redisUrl,
       publish,
+      // A membership an approved skill removes here disconnects its sockets on every server, as over REST.
+      disconnect: toSockets,
       ...(parts.scryptParameters ? { scryptParameters: parts.scryptParameters } : {}),
       ...(parts.embedder ? { embedder: parts.embedder } : {}),
     });

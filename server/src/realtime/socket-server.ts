@@ -180,15 +180,6 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
     sendCopilotProgress(sessionId: string, event: CopilotProgressEvent): void {
       io.to(sessionRoom(sessionId)).emit('copilot-progress', event);
     },
-    disconnectSession(sessionId: string): void {
-      io.in(sessionRoom(sessionId)).disconnectSockets(true);
-    },
-    disconnectMember(siteId: string, userId: string): void {
-      io.in(memberRoom(siteId, userId)).disconnectSockets(true);
-    },
-    disconnectSite(siteId: string): void {
-      io.in(siteRoom(siteId)).disconnectSockets(true);
-    },
     async close(): Promise<void> {
       // An unattached server has no engine to close (io.close would throw).
       if (served) await io.close();

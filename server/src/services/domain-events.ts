@@ -7,6 +7,8 @@ export interface DomainEventMap {
   'session-revoked': { sessionId: string; userId: string };
   /** A user lost access to a site: their sockets in that site should be disconnected. */
   'membership-removed': { siteId: string; userId: string };
+  /** A user's membership of a site was changed to hold less: their sockets in that site should be disconnected. */
+  'membership-reduced': { siteId: string; userId: string };
   /** A site was deleted: every socket in it should be disconnected (superadmins' too). */
   'site-removed': { siteId: string };
 }
@@ -16,7 +18,7 @@ type Listener<K extends keyof DomainEventMap> = (event: DomainEventMap[K]) => vo
 /**
  * In-process and after the fact: a listener learns of a change that has already happened, and a
  * throwing listener never undoes it (the error is reported to `onListenerError`). Events that must
- * reach other processes are the listener's job to forward.
+ * reach other processes are the listener's job to forward (realtime/disconnect-when-access-ends.ts).
  */
 export class DomainEvents {
   private readonly emitter = new EventEmitter();

@@ -60,6 +60,12 @@ function assertMayManage(actor: MemberActor, user: UserView | null, current: Mem
   }
 }
 
+/** Whether the membership `after` lacks a capability that `before` held. */
+function holdsLess(before: MembershipRecord, after: MembershipRecord): boolean {
+  const held = effectiveCapabilities(after.role, after.capabilities);
+  return effectiveCapabilities(before.role, before.capabilities).some((capability) => !held.includes(capability));
+}
+
 export class MembersService {
   constructor(
     private readonly stores: Pick<Stores, 'users' | 'forSite'>,
@@ -129,6 +135,8 @@ export class MembersService {
     assertMayManage(actor, user, current);
     if (!current && !actor.user.isSuperadmin) await this.assertNotHeldElsewhere(siteId, user);
     const membership = await members.put(user.id, input.role, extras);
+    if (current && holdsLess(current, membership))
+      this.events.emit('membership-reduced', { siteId: siteId.toLowerCase(), userId: user.id });
     return toMember(membership, user);
   }
 
@@ -156,7 +164,7 @@ export class MembersService {
     assertMayManage(actor, user, membership);
     const removed = await members.remove(userId);
     if (!removed) throw recordNotInSite();
-    this.events.emit('membership-removed', { siteId, userId: userId.toLowerCase() });
+    this.events.emit('membership-removed', { siteId: siteId.toLowerCase(), userId: userId.toLowerCase() });
   }
 
   async get(siteId: string, userId: string): Promise<MemberView | null> {
