@@ -46,6 +46,7 @@ export class ApprovalJobRunner {
         approvals,
         executors: this.options.executors,
         targets,
+        settleTransient,
         ...(this.options.undo ? { undo: this.options.undo } : {}),
         ...(this.options.reportError ? { reportError: this.options.reportError } : {}),
       });

@@ -5,6 +5,9 @@ import type { ApprovalRepository } from './approval.store.js';
 import { type ExecutionOutcome, settle } from './approval-operations.js';
 import { describeFailure } from './describe-failure.js';
 import { type DeferredWork, type SkillExecutors, runSkillExecutor } from './skill-executors.js';
+import { retriesFailure, TransientExecutionError } from './transient-failure.js';
+
+export { TransientExecutionError } from './transient-failure.js';
 
 export interface RunApprovalOptions {
   approval: Approval;
@@ -15,21 +18,11 @@ export interface RunApprovalOptions {
   /**
    * A failure that retrying may fix (an internal error: a dropped connection, a timeout) settles
    * the approval as pending unless this is false; then it throws TransientExecutionError and the
-   * approval stays `executing` for the queue's next try.
+   * approval stays `executing` for the queue's next try (transient-failure.ts, as for a plan's step).
    */
   settleTransientFailures?: boolean;
   /** No earlier run of the approval's operation can have begun (approval-job-runner.ts): SkillExecutionContext.firstRun. */
   firstRun?: boolean;
-}
-
-/** Codes of failures worth another try; domain refusals (validation, permission, not found) are final. */
-const TRANSIENT_CODES = new Set(['INTERNAL', 'UNAVAILABLE']);
-
-export class TransientExecutionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TransientExecutionError';
-  }
 }
 
 async function execute(
@@ -84,7 +77,7 @@ export async function runApproval(options: RunApprovalOptions): Promise<Approval
   // complete is never run again (a job for it finds it settled), and one whose settling did not land is re-run resumed.
   const deferred: DeferredWork[] = [];
   const outcome = await execute(options, deferred);
-  if (!outcome.ok && options.settleTransientFailures === false && TRANSIENT_CODES.has(outcome.failure.code ?? 'INTERNAL')) {
+  if (!outcome.ok && retriesFailure(outcome.failure, { settleTransient: options.settleTransientFailures })) {
     throw new TransientExecutionError(outcome.failure.message);
   }
   const settled = await settle(approvals, approval, { outcome, at: clock() });

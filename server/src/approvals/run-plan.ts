@@ -3,7 +3,7 @@
 // itself, so a redelivered job resumes where the last one stopped, and a step never runs twice (each step runs under
 // its own operation id: a step found `running` is run again under that id, which the executors answer from their ledger).
 import { type Approval, type ApprovalStep, isSkillName, quotedSkill } from '@lumibase/shared';
-import type { ApprovalTargets } from '../skills/approval-targets.js';
+import { type ApprovalTargets, sameTarget } from '../skills/approval-targets.js';
 import type { StepUndo } from '../skills/skill-module.js';
 import { createdCollection, SKILL_MODULES } from '../skills/skill-modules.js';
 import { expire, settle } from './approval-operations.js';
@@ -11,6 +11,7 @@ import type { ApprovalRepository } from './approval.store.js';
 import { describeFailure } from './describe-failure.js';
 import { recordSteps, rolledBack } from './plan-operations.js';
 import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
+import { retriesFailure, TransientExecutionError } from './transient-failure.js';
 import type { StepUndoer } from './undo-step.js';
 
 export interface RunPlanOptions {
@@ -21,6 +22,8 @@ export interface RunPlanOptions {
   /** Performs the undo of a done step when a later one fails (undo-step.ts). */
   undo?: StepUndoer;
   clock?: () => Date;
+  /** As for a one-step approval (transient-failure.ts): false while the queue has tries left, and a step's transient failure is retried by it. */
+  settleTransient?: boolean;
   reportError?: (error: unknown, context: { skillName: string; siteId: string }) => void;
 }
 
@@ -94,9 +97,10 @@ async function checkTarget({ targets }: RunPlanOptions, approval: Approval, inde
   const createdEarlier =
     planned?.collection !== undefined &&
     approval.steps.slice(0, index).some((earlier) => createdCollection(earlier.skillName, earlier.arguments) === planned.collection);
+  // Bound by name to a collection an earlier step created: its id was not known at planning, so it is not compared.
   const comparable = (candidate: typeof target) =>
-    JSON.stringify(candidate && createdEarlier && !planned?.collectionId ? { ...candidate, collectionId: undefined } : (candidate ?? null));
-  if (comparable(planned) !== comparable(target))
+    candidate && createdEarlier && !planned?.collectionId ? { ...candidate, collectionId: undefined } : candidate;
+  if (!sameTarget(comparable(planned), comparable(target)))
     throw new StepFailure(
       index + 1,
       `step ${index + 1} (${quotedSkill(step.skillName)}): its target changed since the plan was approved`,
@@ -123,6 +127,8 @@ async function runStep(options: RunPlanOptions, approval: Approval, index: numbe
     const failure = describeFailure(error, step.skillName, (internal) =>
       options.reportError?.(internal, { skillName: step.skillName, siteId: approval.siteId }),
     );
+    // The step stays `running`: the queue's next try runs it again under its operation id, as after a killed worker.
+    if (retriesFailure(failure, { settleTransient: options.settleTransient })) throw new TransientExecutionError(failure.message);
     throw new StepFailure(number, `step ${number} (${quotedSkill(step.skillName)}) failed: ${failure.message}`);
   }
   const verify = SKILL_MODULES[step.skillName].verify as

@@ -13,7 +13,7 @@ import {
   quotedSkill,
   writes,
 } from '@lumibase/shared';
-import type { TurnPlan } from './turn-plan.js';
+import { planOfOne, type TurnPlan } from './turn-plan.js';
 import { actorOf, type HarnessContext, type HarnessStores, type ToolCall } from './harness-context.js';
 import { commitPlan, planStep, type PlanningDependencies } from './plan-commit.js';
 import type { NewAuditEntry } from '../store/ai/audit.store.js';
@@ -86,7 +86,7 @@ export class AISecureHarness {
    * call writes exactly one audit entry. Store failures (the database is down) do propagate.
    */
   async execute(context: HarnessContext, toolCall: ToolCall): Promise<SkillOutcome> {
-    const { approvals, audit, policy, notices } = this.stores.forSite(context.siteId);
+    const { audit, policy, notices } = this.stores.forSite(context.siteId);
     const name = typeof toolCall.name === 'string' ? toolCall.name : String(toolCall.name);
     const record = (entry: Omit<NewAuditEntry, 'actor' | 'createdAt'>) =>
       audit.append({ ...entry, actor: actorOf(context), createdAt: this.clock().toISOString() });
@@ -177,65 +177,20 @@ export class AISecureHarness {
     if (context.plan && (tier === 'ask' || (context.plan.steps.length > 0 && writes(skill))))
       return this.planStep(context, context.plan, call, record);
     if (tier === 'ask') {
-      // The same request still waiting in this site: point at it rather than ask the admins twice.
-      const alreadyPending = (existing: { id: string }): SkillOutcome => ({
-        status: 'pending_approval',
-        skill: call,
-        approvalId: existing.id,
-        message: `${quotedSkill(name)} with these arguments is already waiting for a human admin's approval (approval ${existing.id}); no second request was made.`,
-      });
-      const existing = await approvals.findPendingIdentical(name, parsed.arguments);
-      if (existing) {
-        await record({
-          action: 'approval_requested',
-          skillName: name,
-          approvalId: existing.id,
-          detail: { arguments: parsed.arguments, alreadyPending: true },
-        });
-        return alreadyPending(existing);
-      }
-      const at = this.clock();
-      const { target, impact } = await this.targets.inspect(context.siteId, name, parsed.arguments);
-      // The lookup above finds approvals of any age; this insert is the atomic step: of two identical requests
-      // arriving at the same instant, one inserts and the other is answered with its approval.
-      const { approval, created } = await approvals.insertUnlessPending({
-        skillName: name,
-        arguments: parsed.arguments,
-        context: {
-          message: context.message,
-          ...(context.conversationId ? { conversationId: context.conversationId } : {}),
-          ...(context.readBefore?.length ? { readBefore: context.readBefore } : {}),
-          ...(context.via ? { via: context.via, ...(context.client ? { client: context.client } : {}) } : {}),
-        },
-        status: 'pending',
-        requestedBy: actorOf(context),
-        attempts: 0,
-        expiresAt: new Date(at.getTime() + this.approvalTtlMs).toISOString(),
-        ...(target ? { target } : {}),
-        ...(impact ? { impact } : {}),
-        createdAt: at.toISOString(),
-        updatedAt: at.toISOString(),
-      });
-      if (!created) {
-        await record({
-          action: 'approval_requested',
-          skillName: name,
-          approvalId: approval.id,
-          detail: { arguments: parsed.arguments, alreadyPending: true },
-        });
-        return alreadyPending(approval);
-      }
-      await record({
-        action: 'approval_requested',
-        skillName: name,
-        approvalId: approval.id,
-        detail: { arguments: parsed.arguments, ...(escalated ? { escalated: 'afterContentRead' } : {}) },
-      });
+      // A plan of one step, stored at once by the same commit as a turn's plan (plan-commit.ts). The same request still
+      // waiting in this site: pointed at rather than asking the admins twice (also when both arrive at the same instant).
+      // A plan with a step always commits to an approval (undefined is for a plan with none).
+      const { approvalId, alreadyPending } = (await commitPlan(this.planning(), context, planOfOne(call), {
+        record,
+        ...(escalated ? { requested: { escalated: 'afterContentRead' } } : {}),
+      }))!;
       return {
         status: 'pending_approval',
         skill: call,
-        approvalId: approval.id,
-        message: `${quotedSkill(name)} needs a human admin's approval; approval ${approval.id} is pending.`,
+        approvalId,
+        message: alreadyPending
+          ? `${quotedSkill(name)} with these arguments is already waiting for a human admin's approval (approval ${approvalId}); no second request was made.`
+          : `${quotedSkill(name)} needs a human admin's approval; approval ${approvalId} is pending.`,
       };
     }
 

@@ -79,15 +79,25 @@ export async function planStep(
   };
 }
 
+/** What the gate adds when it commits a plan of one call at once (AISecureHarness.execute). */
+export interface CommitOptions {
+  /** Writes the approval_requested entry (the gate's own, which dates it when written); by default dated at the commit. */
+  record?: (entry: Omit<NewAuditEntry, 'actor' | 'createdAt'>) => Promise<unknown>;
+  /** Added to the approval_requested entry of an approval this commit creates (the gate's `escalated`). */
+  requested?: Record<string, unknown>;
+}
+
 /**
  * Stores the turn's plan as one approval (pushed as one approval-created) and returns its id;
  * one step is stored as today's single approvals. A plan identical to a pending one makes none:
- * that one's id is returned. Nothing planned: undefined.
+ * that one's id is returned. Nothing planned: undefined. Every approval the gate creates is made
+ * here: a turn's plan, and a single call as a plan of one (planOfOne).
  */
 export async function commitPlan(
   dependencies: PlanningDependencies,
   context: HarnessContext,
   plan: TurnPlan,
+  { record, requested }: CommitOptions = {},
 ): Promise<{ approvalId: string; alreadyPending: boolean } | undefined> {
   if (plan.steps.length === 0) return undefined;
   const { approvals, audit } = dependencies.stores.forSite(context.siteId);
@@ -98,7 +108,9 @@ export async function commitPlan(
   const existing = single ? await approvals.findPendingIdentical(skillName, args) : await approvals.findPendingIdenticalPlan(calls);
   const at = dependencies.clock();
   const entry = (approvalId: string, detail: Record<string, unknown>) =>
-    audit.append({ action: 'approval_requested', skillName, approvalId, detail, actor: actorOf(context), createdAt: at.toISOString() });
+    record
+      ? record({ action: 'approval_requested', skillName, approvalId, detail })
+      : audit.append({ action: 'approval_requested', skillName, approvalId, detail, actor: actorOf(context), createdAt: at.toISOString() });
   const detail = single ? { arguments: args } : { steps: calls };
   if (existing) {
     await entry(existing.id, { ...detail, alreadyPending: true });
@@ -110,7 +122,7 @@ export async function commitPlan(
   // The lookup above is the cheap path; this insert is the atomic one: of two identical plans committed at the same
   // instant, one is stored and the other answered with it.
   const { approval, created } = await approvals.insertUnlessPending({
-    id: plan.id,
+    ...(plan.idTold ? { id: plan.id } : {}),
     ...shown,
     context: {
       message: context.message,
@@ -129,7 +141,7 @@ export async function commitPlan(
     await entry(approval.id, { ...detail, alreadyPending: true });
     return { approvalId: approval.id, alreadyPending: true };
   }
-  await entry(approval.id, detail);
+  await entry(approval.id, { ...detail, ...requested });
   return { approvalId: approval.id, alreadyPending: false };
 }
 

@@ -20,4 +20,21 @@ export class TurnPlan {
   readonly readBefore: ReadBefore[] = [];
   /** The site as the steps so far leave it: made by the harness at the first step. */
   site?: SimulatedSite;
+  /** False for a plan of one call stored at once (planOfOne): its id was told to no one, the store chooses it as for any insert. */
+  readonly idTold: boolean;
+
+  constructor({ idTold = true }: { idTold?: boolean } = {}) {
+    this.idTold = idTold;
+  }
+}
+
+/**
+ * A call that needs an approval outside a chat turn (an MCP tools/call, the Studio's skill run, a chat without plans):
+ * a plan of one step, stored at once by the same commitPlan as a turn's plan. Its target and impact are taken at
+ * commit, as for any one-step plan (skills/plan-approval.ts).
+ */
+export function planOfOne(call: { name: string; arguments: Record<string, unknown> }): TurnPlan {
+  const plan = new TurnPlan({ idTold: false });
+  plan.steps.push({ skillName: call.name, arguments: call.arguments });
+  return plan;
 }
