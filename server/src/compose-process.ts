@@ -1,7 +1,8 @@
-// The parts a process composes itself from, each started on the process's Lifecycle (stopped in reverse):
-// its infrastructure, the skill-execution queue, the domain, and the API's HTTP server with its sockets and its
-// listening (the workers' parts are in compose-workers.ts). The composition roots (server/src/main.ts, workers/src/main.ts,
-// workers/src/all-in-one.ts) put them in order; tests compose the same parts with their own pieces.
+// The parts a process composes itself from, each started on the process's Lifecycle (stopped in reverse): its
+// infrastructure, the skill-execution queue, the domain, and the API's HTTP server with its sockets and its
+// listening (the workers' parts are in compose-workers.ts). The composition roots (server/src/main.ts,
+// workers/src/main.ts, workers/src/all-in-one.ts) put them in order; tests compose the same parts with their own
+// pieces.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RedisClientType } from 'redis';
