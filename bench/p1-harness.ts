@@ -51,7 +51,16 @@ export async function runP1(system: System): Promise<{ rows: BenchRow[]; details
   const prefix = `bench-p1-${randomBytes(3).toString('hex')}`;
   const config = loadConfig({ QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
   const logger = createLogger({ level: 'silent' });
-  const domain = await composeDomain({ config, logger, mongo: connection, redis, redisUrl: testRedisUrl(), publish: () => {} });
+  const domain = await composeDomain({
+    config,
+    logger,
+    mongo: connection,
+    redis,
+    redisUrl: testRedisUrl(),
+    publish: () => {},
+    // No sockets in this bench: nobody to disconnect.
+    disconnect: { in: () => ({ disconnectSockets: () => {} }) },
+  });
   const harness = new AISecureHarness({
     stores: domain.aiStores,
     executors: domain.executors,

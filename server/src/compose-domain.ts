@@ -1,5 +1,6 @@
 // The domain every process shares: event log and outbox relay → stores → services → skill executors.
-// The server adds HTTP and sockets on top of it; the workers add the queue processors.
+// Built once per process (compose-process.ts startDomain): the API (compose-server.ts) and the workers' handlers
+// (compose-workers.ts) are composed over the same one.
 import type { SiteEvent } from '@lumibase/shared';
 import type { Connection } from 'mongoose';
 import type { RedisClientType } from 'redis';
@@ -50,8 +51,8 @@ export interface DomainOptions {
   disconnect: RoomDisconnector;
   /** scrypt cost; unset is the hasher's production default. */
   scryptParameters?: { N: number; r: number; p: number };
-  /** Wraps or replaces the embedder the configuration picks (compose-parts.ts). */
-  embedder?: (real: Embedder) => Embedder;
+  /** The embedder of search and of the embeddings worker; unset, the one the configuration picks (createEmbedder). */
+  embedder?: Embedder;
 }
 
 export async function composeDomain({

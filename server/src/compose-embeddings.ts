@@ -49,7 +49,7 @@ export async function composeEmbeddings({
   eventLog,
   queueing,
   logger,
-  embedder: wrapEmbedder,
+  embedder: given,
 }: {
   config: EmbeddingsConfig;
   mongo: Connection;
@@ -58,11 +58,10 @@ export async function composeEmbeddings({
   eventLog: EventLog;
   queueing: EmbeddingsQueueing;
   logger: Logger;
-  /** Wraps or replaces the embedder the configuration picks (compose-parts.ts). */
-  embedder?: (real: Embedder) => Embedder;
+  /** Unset, the one the configuration picks. */
+  embedder?: Embedder;
 }) {
-  const configured = createEmbedder(config, { onFallback: (reason) => logger.warn(reason) });
-  const embedder = wrapEmbedder ? wrapEmbedder(configured) : configured;
+  const embedder = given ?? createEmbedder(config, { onFallback: (reason) => logger.warn(reason) });
   const models = await createEmbeddingModels(mongo);
   const embeddings = (siteId: string) => new EmbeddingStore(models, siteId);
   const sources = (siteId: string) => new EmbeddingSourceStore(stores.models, siteId);

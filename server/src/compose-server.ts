@@ -1,5 +1,5 @@
 // The API's object graph over a composed domain: Copilot (gate, decider over the skill-execution queue) → HTTP → sockets.
-// start-server.ts (the API process's composition root) and route tests build it from the same pieces.
+// The server and all-in-one processes start it (compose-process.ts startApi), and so does the test server.
 import type { Server as HttpServer } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { RedisClientType } from 'redis';
@@ -41,9 +41,7 @@ export interface ComposeServerOptions {
   dependencies: DependencyCheck[];
   studio?: RequestHandler;
   /** socket.io, served on `httpServer` next to the app; the domain's relay already publishes through it. */
-  sockets?: { server: SocketServer; httpServer: HttpServer };
-  /** What the gate and the decider take as now (compose-parts.ts). */
-  clock?: () => Date;
+  sockets: { server: SocketServer; httpServer: HttpServer };
 }
 
 export async function composeServer({
@@ -56,7 +54,6 @@ export async function composeServer({
   dependencies,
   studio,
   sockets,
-  clock,
 }: ComposeServerOptions) {
   const { stores, services, hasher } = domain;
   await bootstrapSuperadmin({ users: stores.users, hasher, email: config.LUMIBASE_ADMIN_EMAIL, password: config.LUMIBASE_ADMIN_PASSWORD });
@@ -64,7 +61,7 @@ export async function composeServer({
   // A decision hears its job's outcome as the approval's own event, as the sockets do (without sockets it reads).
   const settlements = new SettledApprovals();
   // Every event this process hears moves its idea of the site's head, so its own next append guesses the seq after it.
-  const stopObserving = sockets?.server.observe((event) => {
+  const stopObserving = sockets.server.observe((event) => {
     settlements.observe(event);
     domain.eventLog.heard(event.payload.siteId, event.payload.seq);
   });
@@ -83,8 +80,7 @@ export async function composeServer({
     redis,
     domain,
     approvalExecutor,
-    ...(clock ? { clock } : {}),
-    ...(sockets ? { progress: { send: (sessionId, event) => sockets.server.sendCopilotProgress(sessionId, event) } } : {}),
+    progress: { send: (sessionId, event) => sockets.server.sendCopilotProgress(sessionId, event) },
   });
   const webhooks = new WebhooksService({
     webhooks: domain.webhooks,
@@ -133,16 +129,14 @@ export async function composeServer({
     ...(studio ? { studio } : {}),
   });
 
-  if (sockets) {
-    const { server, httpServer } = sockets;
-    httpServer.on('request', app);
-    server.serve({
-      httpServer,
-      authenticate: createSocketAuthenticator({ ...services, studioOrigin: config.STUDIO_ORIGIN, cookie }),
-      eventLog: domain.eventLog.forSite,
-      replayMaxEvents: config.REPLAY_MAX_EVENTS,
-    });
-  }
+  const { server, httpServer } = sockets;
+  httpServer.on('request', app);
+  server.serve({
+    httpServer,
+    authenticate: createSocketAuthenticator({ ...services, studioOrigin: config.STUDIO_ORIGIN, cookie }),
+    eventLog: domain.eventLog.forSite,
+    replayMaxEvents: config.REPLAY_MAX_EVENTS,
+  });
 
   return {
     app,
@@ -154,7 +148,7 @@ export async function composeServer({
     createDemoSite: () => createDemoSite({ services, stores }),
     /** Closes what the server opened beside the domain (the dashboard's queues). */
     close: () => {
-      stopObserving?.();
+      stopObserving();
       return queueDashboard.close();
     },
   };

@@ -1,31 +1,25 @@
-// The server process (scale mode): config → Mongo → Redis → composeApi (stores → services → HTTP).
-import { composeApi } from './compose-api.js';
+// The server process (scale mode): config → Mongo → Redis → HTTP server and sockets → domain → API → listening.
+import { listen, openHttpServer, startApi, startDomain, startInfrastructurePart, startSkillExecutionQueue } from './compose-process.js';
 import { loadConfig } from './config.js';
-import { startInfrastructure } from './infrastructure/start-infrastructure.js';
-import { exitWithStartupError, stopOnSignals } from './lifecycle.js';
+import { exitWithStartupError, runProcess } from './lifecycle.js';
 import { createLogger } from './logger.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'lumibase-server', format: config.LOG_FORMAT });
-  // Handled from the first moment: a SIGTERM right after the server listens stops what runs.
-  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>> | undefined;
-  let api: ReturnType<typeof composeApi> | undefined;
-  const signals = stopOnSignals({
+
+  await runProcess({
     logger,
-    stop: async () => {
-      await api?.stop();
-      await infrastructure?.stop();
+    compose: async (lifecycle) => {
+      const infrastructure = await startInfrastructurePart(lifecycle, { config, logger });
+      const { mongo, redis, redisUrl, dependencies } = infrastructure;
+      const { httpServer, sockets } = await openHttpServer(lifecycle, { config, logger, redis });
+      const queue = await startSkillExecutionQueue(lifecycle, { config, logger, redisUrl });
+      const domain = await startDomain(lifecycle, { config, logger, mongo, redis, redisUrl, publish: sockets.publish, disconnect: sockets.io });
+      await startApi(lifecycle, { config, logger, redis, redisUrl, domain, queue, dependencies, sockets: { server: sockets, httpServer } });
+      await listen(lifecycle, { config, logger, httpServer });
     },
   });
-  try {
-    infrastructure = await startInfrastructure(config, logger);
-    api = composeApi({ config, logger, infrastructure });
-    await api.start();
-  } catch (error) {
-    if (signals.stopping()) return;
-    exitWithStartupError(error, logger);
-  }
 }
 
 main().catch((error: unknown) => exitWithStartupError(error));

@@ -1,16 +1,44 @@
-// Test-only entry: the worker process run exactly as workers/src/main.ts runs it, with fault delays
-// (server/src/testing/fault-delays.ts) passed through the composition hook. The delays come from the test's
-// environment (FAULT_DELAY_BEFORE_SKILL_MS, FAULT_DELAY_AFTER_SKILL_MS), which production never reads.
-import { exitWithStartupError } from '@lumibase/server/core';
+// Test-only entry: the worker process composed as workers/src/main.ts composes it, with fault delays
+// (server/src/testing/fault-delays.ts) around its skill executors and its skill-execution handler. The delays come
+// from the test's environment (FAULT_DELAY_BEFORE_SKILL_MS, FAULT_DELAY_AFTER_SKILL_MS), which production never reads.
+import {
+  composeJobHandlers,
+  createLogger,
+  exitWithStartupError,
+  loadConfig,
+  runProcess,
+  startDomain,
+  startEmitter,
+  startInfrastructurePart,
+  startSkillExecutionQueue,
+  startWorkers,
+} from '@lumibase/server/core';
 import { delayAfterSkill, delayBeforeSkill } from '../../server/src/testing/fault-delays.js';
-import { runWorkerProcess } from '../../workers/src/run-worker-process.js';
 
 const delay = (name: string) => Number(process.env[name] ?? '0');
 
-runWorkerProcess({
-  processName: 'the fault worker',
-  parts: {
-    jobRunner: delayBeforeSkill(delay('FAULT_DELAY_BEFORE_SKILL_MS')),
-    executors: delayAfterSkill(delay('FAULT_DELAY_AFTER_SKILL_MS')),
-  },
-}).catch((error: unknown) => exitWithStartupError(error));
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'lumibase-worker', format: config.LOG_FORMAT });
+  await runProcess({
+    logger,
+    compose: async (lifecycle) => {
+      const infrastructure = await startInfrastructurePart(lifecycle, {
+        config,
+        logger,
+        embeddedMongo: false,
+        processName: 'the fault worker',
+      });
+      const { mongo, redis, redisUrl } = infrastructure;
+      const { publish, replies, disconnect } = await startEmitter(lifecycle, { config, logger, redis });
+      const queue = await startSkillExecutionQueue(lifecycle, { config, logger, redisUrl });
+      const built = await startDomain(lifecycle, { config, logger, mongo, redis, redisUrl, publish, disconnect });
+      const domain = { ...built, executors: delayAfterSkill(delay('FAULT_DELAY_AFTER_SKILL_MS'))(built.executors) };
+      const handlers = composeJobHandlers({ config, logger, redis, domain, replies });
+      handlers.skillExecution = delayBeforeSkill(delay('FAULT_DELAY_BEFORE_SKILL_MS'))(handlers.skillExecution);
+      await startWorkers(lifecycle, { config, logger, redisUrl, domain, queue, handlers });
+    },
+  });
+}
+
+main().catch((error: unknown) => exitWithStartupError(error));

@@ -7,6 +7,7 @@ import { type Approval, PLAN_SKILL_NAME, SKILL_EXECUTION_QUEUE, type SkillExecut
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
+import { type QueueWorker, startQueueWorker } from '../queues/queue-table.js';
 import { NO_TARGETS } from '../skills/approval-targets.js';
 import { createAiModels } from '../store/ai/ai-models.js';
 import type { AiStores } from '../store/ai/ai-stores.js';
@@ -22,7 +23,7 @@ import { QueuedApprovalExecutor } from './queued-approval-executor.js';
 import { SettledApprovals } from './settled-approvals.js';
 import { Reconciler } from './reconciler.js';
 import { createSkillExecutionQueue, type SkillExecutionQueue } from './skill-execution.queue.js';
-import { createSkillExecutionWorker, type SkillExecutionWorker } from './skill-execution.worker.js';
+import { createSkillExecutionProcessor } from './skill-execution.processor.js';
 
 const redisUrl = process.env.LUMIBASE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `test-first-run-${randomBytes(4).toString('hex')}`;
@@ -99,7 +100,7 @@ describe('the job runner', () => {
 
 describe('a skill-execution job on the real queue', () => {
   let queue: SkillExecutionQueue;
-  let worker: SkillExecutionWorker;
+  let worker: QueueWorker;
   let inspect: Queue;
   const starts: { approvalId: string; firstStart: boolean }[] = [];
   const failOnce = new Set<string>();
@@ -115,7 +116,13 @@ describe('a skill-execution job on the real queue', () => {
         return 'approved';
       },
     };
-    worker = createSkillExecutionWorker({ redisUrl, prefix, runner: recordingRunner, logger, concurrency: 1, lockMs: 30_000 });
+    worker = startQueueWorker('skillExecution', {
+      redisUrl,
+      prefix,
+      logger,
+      settings: { WORKER_CONCURRENCY: 1, JOB_LOCK_MS: 30_000, EMBEDDINGS_RATE_LIMIT_PER_MINUTE: 0 },
+      handler: createSkillExecutionProcessor({ runner: recordingRunner, logger }),
+    });
   });
   afterAll(async () => {
     await worker?.close();

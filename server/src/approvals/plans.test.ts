@@ -24,7 +24,7 @@ beforeAll(async () => {
   server = await startTestServer(
     'plans',
     { DECIDE_WAIT_MS: '0', LLM_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-plans-test', OPENAI_BASE_URL: model.url },
-    { jobRunner: delayBeforeSkill(DELAY_MS) },
+    { skillExecution: delayBeforeSkill(DELAY_MS) },
   );
   siteId = await server.createSite('Plans');
   admin = await server.createMember({ siteId, role: 'admin' });

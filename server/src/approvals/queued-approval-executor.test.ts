@@ -13,7 +13,7 @@ import { freshSiteId } from '../testing/ai-test-database.js';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { requeue, settle, startExecution } from './approval-operations.js';
 import { QueuedApprovalExecutor, SETTLEMENT_READ_EVERY_MS } from './queued-approval-executor.js';
-import { SettledApprovals } from './settled-approvals.js';
+import { SettledApprovals, type SettlementWatch } from './settled-approvals.js';
 import type { SkillExecutionQueue } from './skill-execution.queue.js';
 
 const logger = createLogger({ level: 'silent' });
@@ -22,7 +22,28 @@ const decider = { id: 'u-bea', name: 'Bea' };
 let database: TestDatabase;
 let aiStores: AiStores;
 let eventLog: EventLog;
-const settlements = new SettledApprovals();
+/** SettledApprovals, counting the watches not stopped yet: a decision leaves none behind, whatever answered it. */
+class TrackedSettlements {
+  private readonly real = new SettledApprovals();
+  open = 0;
+  observe(event: SiteEvent): void {
+    this.real.observe(event);
+  }
+  watch(executing: Approval): SettlementWatch {
+    const watch = this.real.watch(executing);
+    this.open += 1;
+    let stopped = false;
+    return {
+      next: (ms) => watch.next(ms),
+      stop: () => {
+        if (!stopped) this.open -= 1;
+        stopped = true;
+        watch.stop();
+      },
+    };
+  }
+}
+const settlements = new TrackedSettlements();
 /** What the relay does with an event: hand it to the decisions (as the socket server does), or lose it. */
 let deliver: (event: SiteEvent) => void = () => {};
 /** Reads of an approval the executor made. */
@@ -91,7 +112,7 @@ describe('a decision waiting for its job', () => {
     expect(answered.revision).toBe(executing.revision + 1);
     expect(answered).toEqual(await aiStores.forSite(executing.siteId).approvals.get(executing.id));
     expect(reads).toBe(0);
-    expect(settlements.size()).toBe(0);
+    expect(settlements.open).toBe(0);
   });
 
   it('names in its job the seq of its decision’s own event, so that the job’s first append need not read the head', async () => {
@@ -138,7 +159,7 @@ describe('a decision waiting for its job', () => {
     // Not by an event (none came): by a read, once the first interval (a second by default) was up.
     expect(Date.now() - started).toBeGreaterThanOrEqual(SETTLEMENT_READ_EVERY_MS - 10);
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(settlements.size()).toBe(0);
+    expect(settlements.open).toBe(0);
   });
 
   it('answers executing when the job is still running once the wait is up', async () => {
@@ -148,7 +169,7 @@ describe('a decision waiting for its job', () => {
     const answered = await executor(queueDoing('nothing'), 300).execute(executing);
     expect(answered).toMatchObject({ id: executing.id, status: 'executing', revision: executing.revision });
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(settlements.size()).toBe(0);
+    expect(settlements.open).toBe(0);
   });
 
   it('undoes the decision when the queue cannot take the job, and watches nothing', async () => {
@@ -156,7 +177,7 @@ describe('a decision waiting for its job', () => {
     const executing = await decided();
     await expect(executor(queueDoing('down'), 10_000).execute(executing)).rejects.toBeInstanceOf(UnavailableError);
     expect(await aiStores.forSite(executing.siteId).approvals.get(executing.id)).toMatchObject({ status: 'pending' });
-    expect(settlements.size()).toBe(0);
+    expect(settlements.open).toBe(0);
   });
 });
 
@@ -176,7 +197,6 @@ describe('SettledApprovals', () => {
     settlements.observe(outcome(executing, { status: 'approved', revision: executing.revision + 1 }));
     expect(await watch.next(1000)).toMatchObject({ status: 'approved', revision: executing.revision + 1 });
     watch.stop();
-    expect(settlements.size()).toBe(0);
   });
 
   it('keeps an outcome heard before anyone asked, and the latest of two', async () => {

@@ -5,7 +5,7 @@ import type { ApprovalExecutor } from './approval-executor.js';
 import type { Logger } from '../logger.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
 import type { SkillExecutionQueue } from './skill-execution.queue.js';
-import type { SettledApprovals } from './settled-approvals.js';
+import type { SettledApprovals, SettlementWatch } from './settled-approvals.js';
 import { requeue } from './approval-operations.js';
 
 /**
@@ -18,7 +18,7 @@ export interface QueuedApprovalExecutorOptions {
   queue: SkillExecutionQueue;
   stores: AiStoreFactory;
   /** Fed with this process's site events (compose-server.ts). */
-  settlements: SettledApprovals;
+  settlements: Pick<SettledApprovals, 'watch'>;
   waitMs: number;
   /** The site's latest event seq this process knows (EventLog.knownSeq), handed to the job as a hint. */
   knownSeq?: (siteId: string) => number | undefined;
@@ -65,7 +65,7 @@ export class QueuedApprovalExecutor implements ApprovalExecutor {
   }
 
   /** The approval once its job is over, or as it is when the wait is up (still `executing`: decide answers 202). */
-  private async outcome(watch: ReturnType<SettledApprovals['watch']>, executing: Approval): Promise<Approval> {
+  private async outcome(watch: SettlementWatch, executing: Approval): Promise<Approval> {
     const { approvals } = this.options.stores.forSite(executing.siteId);
     const { waitMs, readEveryMs = SETTLEMENT_READ_EVERY_MS } = this.options;
     const deadline = Date.now() + waitMs;

@@ -55,13 +55,6 @@ export class SettledApprovals {
       },
     };
   }
-
-  /** Approvals watched right now (a test's check that nothing is left behind). */
-  size(): number {
-    let count = 0;
-    for (const waiters of this.waiting.values()) count += waiters.size;
-    return count;
-  }
 }
 
 function keyOf(siteId: string, approvalId: string): string {

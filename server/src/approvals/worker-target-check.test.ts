@@ -10,7 +10,7 @@ let siteId: string;
 let admin: { id: string; token: string };
 
 beforeAll(async () => {
-  server = await startTestServer('worker-target', { DECIDE_WAIT_MS: '0' }, { jobRunner: delayBeforeSkill(DELAY_MS) });
+  server = await startTestServer('worker-target', { DECIDE_WAIT_MS: '0' }, { skillExecution: delayBeforeSkill(DELAY_MS) });
   siteId = await server.createSite('Worker check');
   admin = await server.createMember({ siteId, role: 'admin' });
 });

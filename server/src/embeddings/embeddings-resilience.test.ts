@@ -6,6 +6,7 @@ import { Types } from 'mongoose';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
+import { startQueueWorker } from '../queues/queue-table.js';
 import { CollectionsService } from '../services/collections.service.js';
 import { ItemsService } from '../services/items.service.js';
 import { EmbeddingBacklog } from '../store/ai/embedding-backlog.store.js';
@@ -21,7 +22,7 @@ import { EmbeddingIndexer } from './embedding-indexer.js';
 import { createEmbeddingsEnqueuer, type EmbeddingsEnqueuer } from './embeddings-dispatcher.js';
 import { createEmbeddingsSubscriber } from './embeddings-subscriber.js';
 import { createEmbeddingsQueue, type EmbeddingsQueue } from './embeddings.queue.js';
-import { createEmbeddingsWorker } from './embeddings.worker.js';
+import { createEmbeddingsProcessor } from './embeddings.processor.js';
 import { LocalEmbedder } from './local-embedder.js';
 
 const REDIS_URL = process.env.LUMIBASE_TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -74,14 +75,12 @@ async function siteWithNote(title: string) {
 
 function startWorker(embedder: Embedder) {
   const indexer = new EmbeddingIndexer({ stores, embeddings: (siteId) => new EmbeddingStore(models, siteId), embedder, logger });
-  return createEmbeddingsWorker({
+  return startQueueWorker('embeddings', {
     redisUrl: REDIS_URL,
     prefix,
-    indexer,
     logger,
-    concurrency: 1,
-    ratePerMinute: 0,
-    rateLimitedPauseMs: 200,
+    settings: { WORKER_CONCURRENCY: 1, JOB_LOCK_MS: 30_000, EMBEDDINGS_RATE_LIMIT_PER_MINUTE: 0 },
+    handler: createEmbeddingsProcessor({ indexer, logger, rateLimitedPauseMs: 200 }),
   });
 }
 

@@ -12,19 +12,13 @@ export const RATE_LIMITED_PAUSE_MS = 5000;
 export interface EmbeddingsProcessorOptions {
   indexer: Pick<EmbeddingIndexer, 'run'>;
   logger: Logger;
-  /** Pauses the worker's queue (Worker.rateLimit). */
-  pause(ms: number): Promise<void>;
   /** How long a 429 pauses the queue (default RATE_LIMITED_PAUSE_MS). */
   rateLimitedPauseMs?: number;
 }
 
-export function createEmbeddingsProcessor({
-  indexer,
-  logger,
-  pause,
-  rateLimitedPauseMs = RATE_LIMITED_PAUSE_MS,
-}: EmbeddingsProcessorOptions) {
-  return async (job: Job): Promise<IndexOutcome> => {
+export function createEmbeddingsProcessor({ indexer, logger, rateLimitedPauseMs = RATE_LIMITED_PAUSE_MS }: EmbeddingsProcessorOptions) {
+  // `worker` is the queue's own (Worker.rateLimit pauses the whole queue).
+  return async (job: Job, worker: Pick<Worker, 'rateLimit'>): Promise<IndexOutcome> => {
     const parsed = EmbeddingJob.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`malformed embeddings job ${job.id}`);
     try {
@@ -35,7 +29,7 @@ export function createEmbeddingsProcessor({
       if (error instanceof EmbeddingProviderError) {
         if (error.status === 429) {
           logger.warn({ jobId: job.id, reason: error.message }, 'embedding provider rate-limited us; pausing the queue');
-          await pause(rateLimitedPauseMs);
+          await worker.rateLimit(rateLimitedPauseMs);
           throw Worker.RateLimitError();
         }
         if (!error.retryable) throw new UnrecoverableError(error.message);

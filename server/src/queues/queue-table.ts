@@ -1,7 +1,8 @@
 // Every BullMQ queue LumiBase runs, in one table: its name, the job it carries (the zod schema in shared/, which
-// the worker's processor parses on arrival), the options every job is added with, how its worker runs, and the
-// Redis settings of the producers' and the workers' connections. The adapters (skill-execution, embeddings,
-// webhooks .queue.ts and .worker.ts) build their Queue and Worker from it and nothing else.
+// the queue's handler parses on arrival), the options every job is added with, how its worker runs and logs, and
+// the Redis settings of the producers' and the workers' connections. The producers (skill-execution, embeddings,
+// webhooks, continuation .queue.ts) build their Queue from it; every Worker is built here (startQueueWorkers), each
+// running the handler the process registered for its queue (a feature's .processor.ts), and none without one.
 //
 // Connection policy, one for every queue:
 // - Producers fail fast while Redis is down (enableOfflineQueue: false, maxRetriesPerRequest: 1). Every producer
@@ -23,9 +24,10 @@ import {
   WEBHOOKS_QUEUE,
   WebhookDeliveryJob,
 } from '@lumibase/shared';
-import type { JobsOptions } from 'bullmq';
+import { type Job, type JobsOptions, Worker } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { z } from 'zod';
+import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 
 /** A producer's connection: fails fast while Redis is down (see the policy above). */
@@ -45,17 +47,26 @@ export interface WorkerRunOptions {
   limiter?: { max: number; duration: number };
 }
 
-export interface QueueSpec<Schema extends z.ZodType, Settings> {
+/** The settings the workers run with. */
+export type WorkerSettings = Pick<Config, 'WORKER_CONCURRENCY' | 'JOB_LOCK_MS' | 'EMBEDDINGS_RATE_LIMIT_PER_MINUTE'>;
+
+export interface QueueSpec<Schema extends z.ZodType> {
   name: string;
-  /** The job's payload; the processor parses it, a malformed one fails without retries. */
+  /** The job's payload; the handler parses it, a malformed one fails without retries. */
   job: Schema;
   /** Added to every job (a producer adds its own jobId or deduplication). */
   jobOptions: JobsOptions;
-  /** The worker's concurrency, lock and rate limit, from its settings (WORKER_CONCURRENCY, JOB_LOCK_MS, ...). */
-  worker(settings: Settings): WorkerRunOptions;
+  worker: {
+    /** The worker's name in its logs ("<label> error", its connection's "<label> redis connection error"). */
+    label: string;
+    /** Its concurrency, lock and rate limit, from the settings (WORKER_CONCURRENCY, JOB_LOCK_MS, ...). */
+    options(settings: WorkerSettings): WorkerRunOptions;
+    /** What a failed try logs besides its reason; unset, nothing (the handler's own record says it). */
+    failed?: { message: string; fields(job: Job | undefined): Record<string, unknown> };
+  };
 }
 
-function spec<Schema extends z.ZodType, Settings>(queue: QueueSpec<Schema, Settings>): QueueSpec<Schema, Settings> {
+function spec<Schema extends z.ZodType>(queue: QueueSpec<Schema>): QueueSpec<Schema> {
   return queue;
 }
 
@@ -70,12 +81,16 @@ export const QUEUES = {
       removeOnComplete: { age: 24 * 3600, count: 10_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
-    // A worker holds a job lockMs (JOB_LOCK_MS) before another may take it over.
-    worker: ({ concurrency, lockMs }: { concurrency: number; lockMs: number }) => ({
-      concurrency,
-      lockDuration: lockMs,
-      stalledInterval: lockMs,
-    }),
+    worker: {
+      label: 'worker',
+      // A worker holds a job JOB_LOCK_MS before another may take it over.
+      options: (settings) => ({
+        concurrency: settings.WORKER_CONCURRENCY,
+        lockDuration: settings.JOB_LOCK_MS,
+        stalledInterval: settings.JOB_LOCK_MS,
+      }),
+      failed: { message: 'skill-execution job failed', fields: (job) => ({ jobId: job?.id, attemptsMade: job?.attemptsMade }) },
+    },
   }),
   /**
    * One job per changed target, deduplicated. Many tries, backing off up to about an hour: a provider outage
@@ -91,11 +106,17 @@ export const QUEUES = {
       removeOnComplete: { age: 3600, count: 1000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
-    // A provider's rate limit (EMBEDDINGS_RATE_LIMIT_PER_MINUTE), when above 0, caps the jobs per minute.
-    worker: ({ concurrency, ratePerMinute }: { concurrency: number; ratePerMinute: number }) => ({
-      concurrency,
-      ...(ratePerMinute > 0 ? { limiter: { max: ratePerMinute, duration: 60_000 } } : {}),
-    }),
+    worker: {
+      label: 'embeddings worker',
+      // A provider's rate limit (EMBEDDINGS_RATE_LIMIT_PER_MINUTE), when above 0, caps the jobs per minute.
+      options: (settings) => ({
+        concurrency: settings.WORKER_CONCURRENCY,
+        ...(settings.EMBEDDINGS_RATE_LIMIT_PER_MINUTE > 0
+          ? { limiter: { max: settings.EMBEDDINGS_RATE_LIMIT_PER_MINUTE, duration: 60_000 } }
+          : {}),
+      }),
+      failed: { message: 'embeddings job failed', fields: (job) => ({ jobId: job?.id, attemptsMade: job?.attemptsMade }) },
+    },
   }),
   /**
    * One job per delivery (jobId = delivery id). 6 tries: the first retries come about 1 s, 2 s, 4 s, 8 s, 16 s
@@ -110,8 +131,12 @@ export const QUEUES = {
       removeOnComplete: { age: 24 * 3600, count: 10_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
-    // One delivery at a time per worker process: jobs are taken in the order they were queued, seq order per site.
-    worker: (_settings: Record<string, never>) => ({ concurrency: 1 }),
+    worker: {
+      label: 'webhooks worker',
+      // One delivery at a time per worker process: jobs are taken in the order they were queued, which is seq order
+      // per site. (A retried delivery waits out its backoff while later ones go ahead; receivers order by `seq`.)
+      options: () => ({ concurrency: 1 }),
+    },
   }),
   /**
    * One job per settled approval of a conversation (jobId = the settlement's note id): the run continues once.
@@ -126,9 +151,23 @@ export const QUEUES = {
       removeOnComplete: { age: 24 * 3600, count: 10_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
-    worker: ({ concurrency }: { concurrency: number }) => ({ concurrency }),
+    worker: {
+      label: 'continuation worker',
+      options: (settings) => ({ concurrency: settings.WORKER_CONCURRENCY }),
+      failed: { message: 'copilot continuation failed', fields: (job) => ({ approvalId: job?.data?.approvalId }) },
+    },
   }),
 } as const;
+
+/** A queue's key in the table. */
+export type QueueKey = keyof typeof QUEUES;
+
+/** What a queue's worker runs per job; `worker` lets it pause its own queue (a provider's 429: Worker.rateLimit). */
+/** `token`: the lock the worker holds on the job, for a handler that moves its job (moveToDelayed). */
+export type JobHandler = (job: Job, worker: Pick<Worker, 'rateLimit'>, token?: string) => Promise<unknown>;
+
+/** The handler of every queue in the table: a process that runs workers registers one for each. */
+export type JobHandlers = Record<QueueKey, JobHandler>;
 
 /** Every queue's name: what the queue dashboard shows. */
 export const QUEUE_NAMES = Object.values(QUEUES).map((queue) => queue.name);
@@ -175,4 +214,37 @@ export async function closeProducer(connection: Redis, close: () => Promise<unkn
   }
   await Promise.race([close(), new Promise((done) => setTimeout(done, 1000))]);
   connection.disconnect();
+}
+
+export interface QueueWorker {
+  worker: Worker;
+  /** Stops taking jobs and lets the running ones finish, within WORKER_STOP_BOUND_MS. */
+  close(): Promise<void>;
+}
+
+/** Starts the worker of one queue in the table, running `handler`, with the table's options and connection. */
+export function startQueueWorker(
+  key: QueueKey,
+  {
+    redisUrl,
+    prefix,
+    logger,
+    settings,
+    handler,
+  }: { redisUrl: string; prefix: string; logger: Logger; settings: WorkerSettings; handler: JobHandler },
+): QueueWorker {
+  const { name, worker: spec } = QUEUES[key];
+  if (typeof handler !== 'function') throw new Error(`no handler registered for the ${name} queue`);
+  const connection = openWorkerConnection(redisUrl, logger, spec.label);
+  const worker: Worker = new Worker(name, (job: Job, token?: string) => handler(job, worker, token), { connection, prefix, ...spec.options(settings) });
+  worker.on('error', (error: Error) => logger.warn({ reason: error.message }, `${spec.label} error`));
+  const { failed } = spec;
+  if (failed) worker.on('failed', (job, error) => logger.warn({ ...failed.fields(job), reason: error.message }, failed.message));
+  return {
+    worker,
+    async close() {
+      await Promise.race([worker.close(), new Promise((done) => setTimeout(done, WORKER_STOP_BOUND_MS))]);
+      connection.disconnect();
+    },
+  };
 }

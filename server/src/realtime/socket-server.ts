@@ -180,6 +180,10 @@ export async function createSocketServer({ logger, redis, studioOrigin, prefix }
     sendCopilotProgress(sessionId: string, event: CopilotProgressEvent): void {
       io.to(sessionRoom(sessionId)).emit('copilot-progress', event);
     },
+    /** A continued run's reply, to the requester's sockets on whichever server holds them (the adapter). */
+    sendToMember(siteId: string, userId: string, event: CopilotProgressEvent): void {
+      io.to(memberRoom(siteId, userId)).emit('copilot-progress', event);
+    },
     async close(): Promise<void> {
       // An unattached server has no engine to close (io.close would throw).
       if (served) await io.close();

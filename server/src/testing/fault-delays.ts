@@ -1,19 +1,17 @@
-// Fault delays, test-side: parts for the composition hook (compose-parts.ts) that hold a worker's job at the moments
-// crash and race tests need. Route tests pass them to startTestServer; cross-process tests start the worker through
+// Fault delays, test-side: pieces that hold a worker's job at the moments crash and race tests need, each wrapping
+// the real one. Route tests pass them to startTestServer; cross-process tests start the worker through
 // test/support/fault-worker.ts, which composes the worker process with them.
-import type { JobRunner } from '../compose-parts.js';
 import type { SkillExecutors } from '../approvals/skill-executors.js';
+import type { JobHandler } from '../queues/queue-table.js';
 
 const sleep = (ms: number) => new Promise((wait) => setTimeout(wait, ms));
 
-/** The worker waits `ms` after taking a job, before it checks the approval's target and runs it. */
-export function delayBeforeSkill(ms: number): (real: JobRunner) => JobRunner {
-  return (real) => ({
-    async run(job, options) {
-      if (ms > 0) await sleep(ms);
-      return real.run(job, options);
-    },
-  });
+/** The skill-execution worker waits `ms` after taking a job, before it checks the approval's target and runs it. */
+export function delayBeforeSkill(ms: number): (real: JobHandler) => JobHandler {
+  return (real) => async (job, worker) => {
+    if (ms > 0) await sleep(ms);
+    return real(job, worker);
+  };
 }
 
 /** A skill that took effect returns `ms` later: a crash test kills the worker before it settles the approval. */

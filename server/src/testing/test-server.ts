@@ -1,18 +1,22 @@
-// For route tests: the API and the workers composed in-process exactly as the processes compose them (composeApi,
-// composeWorkers over embedded Mongo and real Redis; decisions go through BullMQ to the skill-execution worker),
-// with parts replaced only through the composition hook (compose-parts.ts), and a small fetch client.
+// For route tests: the API and the workers composed in-process from the parts the all-in-one process composes
+// (compose-process.ts, compose-workers.ts: one domain over embedded Mongo and real Redis; decisions go through
+// BullMQ to the skill-execution worker), with the pieces a test replaces built here, and a small fetch client.
 // biome-ignore-all lint/suspicious/noExplicitAny: response bodies are whatever the server sent; tests assert their shape.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type ErrorEnvelope, ErrorEnvelope as ErrorEnvelopeSchema } from '@lumibase/shared';
 import { createClient, type RedisClientType } from 'redis';
-import { composeApi } from '../compose-api.js';
-import type { CompositionParts } from '../compose-parts.js';
+import type { SkillExecutionQueue } from '../approvals/skill-execution.queue.js';
+import type { SkillExecutors } from '../approvals/skill-executors.js';
+import { listen, openHttpServer, startApi, startDomain, startSkillExecutionQueue } from '../compose-process.js';
 import type { ComposedServer } from '../compose-server.js';
-import { composeWorkers } from '../compose-workers.js';
+import { composeJobHandlers, startWorkers } from '../compose-workers.js';
 import { loadConfig } from '../config.js';
-import type { EmbeddingsRunner } from '../embeddings/embeddings-runner.js';
+import { createEmbedder } from '../embeddings/create-embedder.js';
+import type { Embedder } from '../embeddings/embedder.js';
+import { Lifecycle } from '../lifecycle.js';
 import { createLogger } from '../logger.js';
+import type { JobHandler } from '../queues/queue-table.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 
 export const ADMIN_EMAIL = 'root@lumibase.test';
@@ -43,8 +47,6 @@ export interface TestServer {
   database: TestDatabase;
   redis: RedisClientType;
   composed: ComposedServer;
-  /** The in-process embeddings worker (and its backlog drain). */
-  embeddingsRunner: EmbeddingsRunner;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   login(email: string, password: string, address?: string): Promise<string>;
   /** A fresh user with a membership in `siteId` (when given), signed in. */
@@ -60,8 +62,16 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** What a test builds differently from production: the composition hook's parts (compose-parts.ts), for both processes. */
-export interface TestServerParts extends CompositionParts {
+/** What a test builds differently from production, each a function of the real piece (wrap it, or return another). */
+export interface TestServerParts {
+  /** The skill executors the gate and the skill-execution worker run (one domain). */
+  executors?: (real: SkillExecutors) => SkillExecutors;
+  /** The skill-execution queue decisions add jobs to (the reconciler keeps the real one). */
+  queue?: (real: SkillExecutionQueue) => SkillExecutionQueue;
+  /** The embedder of search and of the embeddings worker. */
+  embedder?: (real: Embedder) => Embedder;
+  /** The skill-execution queue's handler (a test holds jobs before they run: fault-delays.ts). */
+  skillExecution?: (real: JobHandler) => JobHandler;
   /** Hash passwords at the production cost (~50 ms), for tests of what that cost makes possible; otherwise cheap. */
   productionScrypt?: boolean;
   /** A second server of the same deployment: `sharing`'s database and Redis prefix (it cleans them up, so close this one first). */
@@ -75,7 +85,7 @@ export async function startTestServer(
   environment: Record<string, string> = {},
   parts: TestServerParts = {},
 ): Promise<TestServer> {
-  const { productionScrypt, sharing, ...hook } = parts;
+  const { sharing } = parts;
   const database = sharing?.database ?? (await openTestDatabase(label));
   const redisUrl = process.env.LUMIBASE_TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const redis: RedisClientType = createClient({ url: redisUrl });
@@ -90,17 +100,39 @@ export async function startTestServer(
     ...environment,
   });
   const logger = createLogger({ level: 'silent' });
-  const composition = {
-    config: { ...config, PORT: 0, HOST: '127.0.0.1' },
-    logger,
-    // A second server talks to the database over a connection of its own, as another process would.
-    infrastructure: { mongo: sharing ? await database.connect() : database.connection, redis, redisUrl, dependencies: [] },
-    parts: { ...(productionScrypt ? {} : { scryptParameters: TEST_SCRYPT }), ...hook },
+  const options = { config: { ...config, PORT: 0, HOST: '127.0.0.1' }, logger, redis, redisUrl };
+  // A second server talks to the database over a connection of its own, as another process would.
+  const mongo = sharing ? await database.connect() : database.connection;
+  const domainOptions = {
+    ...options,
+    mongo,
+    ...(parts.productionScrypt ? {} : { scryptParameters: TEST_SCRYPT }),
   };
-  const api = composeApi(composition);
-  const workers = composeWorkers(composition);
-  const { httpServer, composed } = await api.start();
-  const { embeddings: embeddingsRunner } = await workers.start();
+  // As the all-in-one process composes itself (workers/src/all-in-one.ts), with the test's pieces.
+  const lifecycle = new Lifecycle();
+  const { composed, httpServer } = await lifecycle.compose(async () => {
+    const { httpServer, sockets } = await openHttpServer(lifecycle, options);
+    const queue = await startSkillExecutionQueue(lifecycle, options);
+    const built = await startDomain(lifecycle, {
+      ...domainOptions,
+      publish: sockets.publish,
+      disconnect: sockets.io,
+      ...(parts.embedder ? { embedder: parts.embedder(createEmbedder(config, { onFallback: () => {} })) } : {}),
+    });
+    const domain = parts.executors ? { ...built, executors: parts.executors(built.executors) } : built;
+    const composed = await startApi(lifecycle, {
+      ...options,
+      domain,
+      queue: parts.queue ? parts.queue(queue) : queue,
+      dependencies: [],
+      sockets: { server: sockets, httpServer },
+    });
+    await listen(lifecycle, { ...options, httpServer });
+    const handlers = composeJobHandlers({ ...options, domain, replies: sockets });
+    if (parts.skillExecution) handlers.skillExecution = parts.skillExecution(handlers.skillExecution);
+    await startWorkers(lifecycle, { ...options, domain, queue, handlers });
+    return { composed, httpServer };
+  });
   const baseUrl = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
   const apiUrl = `${baseUrl}/api/v1`;
 
@@ -139,11 +171,19 @@ export async function startTestServer(
 
   const adminToken = await login(ADMIN_EMAIL, ADMIN_PASSWORD);
 
-  const peers: ReturnType<typeof composeApi>[] = [];
+  const peers: Lifecycle[] = [];
+  /** Another API process of the deployment: its own sockets, queue producer and domain, no workers. */
   async function startPeer(): Promise<{ baseUrl: string }> {
-    const peer = composeApi(composition);
+    const peer = new Lifecycle();
     peers.push(peer);
-    const { httpServer: peerServer } = await peer.start();
+    const peerServer = await peer.compose(async () => {
+      const { httpServer, sockets } = await openHttpServer(peer, options);
+      const queue = await startSkillExecutionQueue(peer, options);
+      const domain = await startDomain(peer, { ...domainOptions, publish: sockets.publish, disconnect: sockets.io });
+      await startApi(peer, { ...options, domain, queue, dependencies: [], sockets: { server: sockets, httpServer } });
+      await listen(peer, { ...options, httpServer });
+      return httpServer;
+    });
     return { baseUrl: `http://127.0.0.1:${(peerServer.address() as AddressInfo).port}` };
   }
 
@@ -185,7 +225,6 @@ export async function startTestServer(
     database,
     redis,
     composed,
-    embeddingsRunner,
     request,
     login,
     createMember,
@@ -194,8 +233,7 @@ export async function startTestServer(
     adminToken,
     async close() {
       for (const peer of peers) await peer.stop();
-      await api.stop();
-      await workers.stop();
+      await lifecycle.stop();
       if (sharing) return void (await redis.quit());
       const keys = await redis.keys(`${prefix}:*`);
       if (keys.length > 0) await redis.del(keys);

@@ -1,6 +1,6 @@
 // Delivers one webhook: sign, POST, record the attempt; a non-2xx or network error throws so BullMQ retries with backoff.
 import { WebhookDeliveryJob } from '@lumibase/shared';
-import { type Job, type Processor, UnrecoverableError } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
 import { Agent, fetch } from 'undici';
 import type { Logger } from '../logger.js';
 import type { WebhookStore } from '../store/webhook.store.js';
@@ -27,7 +27,7 @@ export function createWebhookDeliveryProcessor({
   allowPrivate,
   lookup,
   now = () => new Date(),
-}: WebhookDeliveryProcessorOptions): Processor {
+}: WebhookDeliveryProcessorOptions): (job: Job) => Promise<void> {
   // The socket connects to the addresses its own lookup checked: a second answer cannot slip in between.
   const dispatcher = allowPrivate ? undefined : new Agent({ connect: { lookup: guardedLookup(lookup) } });
   return async (job: Job) => {

@@ -1,4 +1,4 @@
-// The continuation worker on real Redis: a continuation the requester's model-call limit holds back comes back after
+// The continuation job on real Redis (its processor in the queue table's worker): a continuation the requester's model-call limit holds back comes back after
 // the wait it was told, as the same job, however many times it is held back (a wait uses up none of the job's attempts).
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
@@ -6,11 +6,11 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { QUEUES } from '../queues/queue-table.js';
+import { QUEUES, type QueueWorker, startQueueWorker } from '../queues/queue-table.js';
 import type { Continuation, ContinuationResult } from '../services/copilot/continue-run.js';
 import { eventually } from '../testing/eventually.js';
 import { type ContinuationQueue, createContinuationQueue } from './continuation.queue.js';
-import { createContinuationWorker } from './continuation.worker.js';
+import { createContinuationProcessor } from './continuation.processor.js';
 
 const redisUrl = process.env.LUMIBASE_TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `continuation-worker-${randomBytes(4).toString('hex')}`;
@@ -30,7 +30,7 @@ const continuation = {
 };
 
 let queue: ContinuationQueue;
-let worker: ReturnType<typeof createContinuationWorker>;
+let worker: QueueWorker;
 let reader: Redis;
 /** The queue as a dashboard reads it: the job's state. */
 let jobs: Queue;
@@ -39,7 +39,13 @@ beforeAll(() => {
   reader = new Redis(redisUrl, { maxRetriesPerRequest: null });
   jobs = new Queue(QUEUES.copilotContinuation.name, { connection: reader, prefix });
   queue = createContinuationQueue({ redisUrl, prefix, logger });
-  worker = createContinuationWorker({ redisUrl, prefix, logger, continuation, concurrency: 1 });
+  worker = startQueueWorker('copilotContinuation', {
+    redisUrl,
+    prefix,
+    logger,
+    settings: { WORKER_CONCURRENCY: 1, JOB_LOCK_MS: 30_000, EMBEDDINGS_RATE_LIMIT_PER_MINUTE: 0 },
+    handler: createContinuationProcessor({ continuation, logger }),
+  });
 });
 afterAll(async () => {
   await worker?.close();
