@@ -116,7 +116,10 @@ describe('the embeddings queue', () => {
     const burstEmbeddings = embedded.slice(before).filter((text) => text.startsWith('Notes: Burst')).length;
     console.log(`burst of 50 updates → ${burstEmbeddings} embeddings`);
     expect(burstEmbeddings).toBeGreaterThanOrEqual(1);
-    expect(burstEmbeddings).toBeLessThanOrEqual(12);
+    // Without coalescing every update is embedded (50). How many waves a debounce window catches depends on how fast
+    // the machine answers the updates: 10 to 13 were seen on a loaded 2-core machine, so the bound is 20, still far
+    // below one per update.
+    expect(burstEmbeddings).toBeLessThanOrEqual(20);
     expect(await vectorsOf({ itemId: id })).toHaveLength(1);
   });
 
