@@ -6,7 +6,7 @@ import mongoose, { type Connection, Schema } from 'mongoose';
 import { createClient, type RedisClientType } from 'redis';
 import { composeDomain } from '../server/src/compose-domain.js';
 import { loadConfig } from '../server/src/config.js';
-import { AISecureHarness, type HarnessContext } from '../server/src/harness/ai-secure-harness.js';
+import { AISecureHarness, type HarnessContext } from '../server/src/gate/ai-secure-harness.js';
 import { applyMongooseSettings } from '../server/src/infrastructure/mongoose-settings.js';
 import { createLogger } from '../server/src/logger.js';
 import { testRedisUrl } from '../test/support/redis-url.js';

@@ -14,7 +14,7 @@ import { cpuMillis, type System } from './lib/system.js';
 import { type CommandCounts, difference, mongoCommandCounts, monitorRedis, summariseMongo, total } from './lib/wire-counts.js';
 
 const GOAL = { op: '<=', value: 3 } as const;
-/** The lean path's round trips per approval (issue 33, DESIGN.md): the floor the latency is held to. */
+/** The lean path's round trips per approval (issue 33, docs/DESIGN.md): the floor the latency is held to. */
 const LEAN_FLOOR = { mongo: 12, redis: 6 } as const;
 /** The most round trips one approval may cost, counted on the wire. */
 const MAX_ROUND_TRIPS = { mongo: 16, redis: 8 } as const;

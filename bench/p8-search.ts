@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Binary, type Collection, type Document, ObjectId } from 'mongodb';
-import { contentHash, itemText } from '../server/src/embeddings/embedding-text.js';
-import { LOCAL_EMBEDDING_MODEL, LocalEmbedder } from '../server/src/embeddings/local-embedder.js';
-import { QUEUES } from '../server/src/queues/queue-table.js';
+import { contentHash, itemText } from '../server/src/retrieval/embeddings/embedding-text.js';
+import { LOCAL_EMBEDDING_MODEL, LocalEmbedder } from '../server/src/retrieval/embeddings/local-embedder.js';
+import { QUEUES } from '../server/src/infrastructure/queue-table.js';
 import { encodeRecord } from '../server/src/store/json-codec.js';
 import { startChild } from './lib/children.js';
 import { type BenchRow, row } from './lib/report.js';
@@ -219,7 +219,7 @@ export async function runP8(system: System): Promise<{ rows: BenchRow[]; details
           measured: result.measured,
           baseline: result.baseline,
           unit: 'ms',
-          // DESIGN.md: ≤ 2× at 1k items (the fixed cost of a request weighs most there), ≤ 1.5× from 10k.
+          // docs/DESIGN.md: ≤ 2× at 1k items (the fixed cost of a request weighs most there), ≤ 1.5× from 10k.
           goal: { op: '<=', value: size < 10_000 ? 2 : 1.5 },
           note: `${roundTrips.mongoRoundTrips} Mongo + ${roundTrips.redisRoundTrips} Redis RT per search; bare: embed the query + exact top-${LIMIT} over ${vectors.length} Float32Arrays in-process`,
         }),

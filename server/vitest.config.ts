@@ -4,7 +4,7 @@ export default defineProject({
   test: {
     name: 'server',
     environment: 'node',
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'eval/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // A worker keeps one module graph across the files it runs instead of loading the whole server again for each:

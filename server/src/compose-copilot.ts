@@ -2,7 +2,7 @@
 import type { RedisClientType } from 'redis';
 import type { Domain } from './compose-domain.js';
 import type { Config } from './config.js';
-import { AISecureHarness } from './harness/ai-secure-harness.js';
+import { AISecureHarness } from './gate/ai-secure-harness.js';
 import { CountedSkillLimits } from './gate/skill-limits.js';
 import type { ApprovalExecutor } from './approvals/approval-executor.js';
 import { ApprovalDecider } from './approvals/decide-approval.js';
@@ -12,7 +12,7 @@ import { createAiSkillsRouter } from './http/ai-skills.router.js';
 import { createAiNoticesRouter } from './http/ai-notices.router.js';
 import { createPlanner } from './llm/create-planner.js';
 import type { Logger } from './logger.js';
-import type { CopilotProgressSink } from './services/copilot/chat.service.js';
+import type { CopilotProgressSink } from './copilot/chat.service.js';
 import {
   ApprovalsService,
   AuditService,
@@ -21,7 +21,7 @@ import {
   ConversationsService,
   PolicyService,
   RunSkillService,
-} from './services/copilot/index.js';
+} from './copilot/index.js';
 
 export interface ComposeCopilotOptions {
   config: Pick<Config, 'QUEUE_PREFIX' | 'CHAT_RATE_LIMIT_PER_MINUTE' | 'LLM_MAX_STEPS' | 'APPROVAL_TTL_SECONDS'> &

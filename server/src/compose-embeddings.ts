@@ -3,22 +3,22 @@
 import type { Connection } from 'mongoose';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { ExactVectorSearch } from './search/exact-vector-search.js';
-import { MongoVectorSearch } from './search/mongodb-vector-search.js';
-import { SearchService } from './search/search.service.js';
-import { SiteVectorCache } from './search/site-vector-cache.js';
-import type { VectorSearch } from './search/vector-search.js';
+import { ExactVectorSearch } from './retrieval/search/exact-vector-search.js';
+import { MongoVectorSearch } from './retrieval/search/mongodb-vector-search.js';
+import { SearchService } from './retrieval/search/search.service.js';
+import { SiteVectorCache } from './retrieval/search/site-vector-cache.js';
+import type { VectorSearch } from './retrieval/search/vector-search.js';
 import { EmbeddingBacklog } from './store/ai/embedding-backlog.store.js';
 import { createEmbeddingModels } from './store/ai/embedding.model.js';
 import { EmbeddingSourceStore } from './store/ai/embedding-source.store.js';
 import { EmbeddingStore } from './store/ai/embedding.store.js';
 import type { EventLog } from './store/event-log.js';
 import type { Stores } from './store/stores.js';
-import { createEmbedder } from './embeddings/create-embedder.js';
-import type { Embedder } from './embeddings/embedder.js';
-import { EmbeddingIndexer } from './embeddings/embedding-indexer.js';
-import { createEmbeddingsEnqueuer } from './embeddings/embeddings-dispatcher.js';
-import { createEmbeddingsQueue } from './embeddings/embeddings.queue.js';
+import { createEmbedder } from './retrieval/embeddings/create-embedder.js';
+import type { Embedder } from './retrieval/embeddings/embedder.js';
+import { EmbeddingIndexer } from './retrieval/embeddings/embedding-indexer.js';
+import { createEmbeddingsEnqueuer } from './retrieval/embeddings/embeddings-dispatcher.js';
+import { createEmbeddingsQueue } from './retrieval/embeddings/embeddings.queue.js';
 
 export type EmbeddingsConfig = Pick<Config, 'QUEUE_PREFIX' | 'EMBEDDINGS_DEBOUNCE_MS' | 'VECTOR_SEARCH'> &
   Parameters<typeof createEmbedder>[0];

@@ -18,7 +18,7 @@ import { createQueueDashboard } from './http/queue-dashboard.js';
 import { sessionCookie } from './http/session-cookie.js';
 import { createWebhooksRouter } from './http/webhooks.router.js';
 import { composeMcp } from './mcp/compose-mcp.js';
-import { QUEUE_NAMES } from './queues/queue-table.js';
+import { QUEUE_NAMES } from './infrastructure/queue-table.js';
 import { WebhooksService } from './services/webhooks.service.js';
 import type { DependencyCheck } from './infrastructure/dependency-check.js';
 import type { Logger } from './logger.js';

@@ -15,7 +15,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 /** The language-model providers LLM_PROVIDER names (llm/create-planner.ts says what each needs). */
 export const LLM_PROVIDERS = ['echo', 'openai', 'anthropic', 'gemini', 'workers-ai'] as const;
 
-/** The embedders EMBEDDINGS_PROVIDER names (embeddings/create-embedder.ts says what each needs). */
+/** The embedders EMBEDDINGS_PROVIDER names (retrieval/embeddings/create-embedder.ts says what each needs). */
 export const EMBEDDINGS_PROVIDERS = ['local', 'openai', 'gemini', 'workers-ai'] as const;
 
 /** VECTOR_SEARCH: exact cosine over the site's vectors, or MongoDB's $vectorSearch (8.2+ or Atlas). */

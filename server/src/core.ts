@@ -7,6 +7,6 @@ export { createLogger, type Logger } from './logger.js';
 export { loadStudioHandler } from './http/studio.js';
 export { listen, openHttpServer, startApi, startDomain, startInfrastructurePart, startSkillExecutionQueue } from './compose-process.js';
 export { composeJobHandlers, type RunningWorkers, startEmitter, startWorkers } from './compose-workers.js';
-export type { JobHandler, JobHandlers } from './queues/queue-table.js';
-export type { SkillExecutors } from './approvals/skill-executors.js';
+export type { JobHandler, JobHandlers } from './infrastructure/queue-table.js';
+export type { SkillExecutors } from './skills/skill-executors.js';
 export { socketIoKey } from './realtime/socket-server.js';

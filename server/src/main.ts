@@ -15,7 +15,15 @@ async function main(): Promise<void> {
       const { mongo, redis, redisUrl, dependencies } = infrastructure;
       const { httpServer, sockets } = await openHttpServer(lifecycle, { config, logger, redis });
       const queue = await startSkillExecutionQueue(lifecycle, { config, logger, redisUrl });
-      const domain = await startDomain(lifecycle, { config, logger, mongo, redis, redisUrl, publish: sockets.publish, disconnect: sockets.io });
+      const domain = await startDomain(lifecycle, {
+        config,
+        logger,
+        mongo,
+        redis,
+        redisUrl,
+        publish: sockets.publish,
+        disconnect: sockets.io,
+      });
       await startApi(lifecycle, { config, logger, redis, redisUrl, domain, queue, dependencies, sockets: { server: sockets, httpServer } });
       await listen(lifecycle, { config, logger, httpServer });
     },

@@ -81,7 +81,7 @@ export const STEP_STATUSES = ['planned', 'running', 'done', 'failed', 'undone', 
 export const StepStatus = z.enum(STEP_STATUSES);
 export type StepStatus = z.infer<typeof StepStatus>;
 
-/** One call of a plan (API.md, "Runs and plans"): target and impact taken against the site as the earlier steps leave it. */
+/** One call of a plan (docs/API.md, "Runs and plans"): target and impact taken against the site as the earlier steps leave it. */
 export const ApprovalStep = z.object({
   /** The step's identity, given when it is planned and kept across edits: its operations' idempotency keys use it, not its position. */
   id: z.string().optional(),
@@ -148,7 +148,7 @@ export const AUDIT_ACTIONS = [
   'edited',
   'policy_changed',
   'restored',
-  /** A plan's steps already done were undone after a later step failed (API.md, "Runs and plans"). */
+  /** A plan's steps already done were undone after a later step failed (docs/API.md, "Runs and plans"). */
   'rolled_back',
   /** Entries written before the audit's hash chain existed were chained onto it (once, at start-up). */
   'chain_migrated',
@@ -166,7 +166,7 @@ export const AuditEntry = z.object({
   /** What happened, as JSON: the arguments, the message and details of a denial, an error. */
   detail: z.record(z.string(), z.unknown()).optional(),
   createdAt: date,
-  /** The hash chain (API.md): 1, 2, … per site; absent only on entries written before the chain existed. */
+  /** The hash chain (docs/API.md): 1, 2, … per site; absent only on entries written before the chain existed. */
   seq: z.number().int().min(1).optional(),
   prevHash: z.string().optional(),
   hash: z.string().optional(),

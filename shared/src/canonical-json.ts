@@ -1,4 +1,4 @@
-// Canonical JSON: one text per value whatever its key order. The audit chain hashes it (API.md), approval
+// Canonical JSON: one text per value whatever its key order. The audit chain hashes it (docs/API.md), approval
 // targets and impacts are compared by it, and the Studio compares item data and field options by it.
 
 /**

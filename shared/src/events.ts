@@ -1,4 +1,4 @@
-// Site events: the typed socket.io contract (API.md, Real-time) and the payloads stored in the event log.
+// Site events: the typed socket.io contract (docs/API.md, Real-time) and the payloads stored in the event log.
 // One map, SITE_EVENTS, names every sequenced event and its schema; every other type here derives from it.
 import { z } from 'zod';
 import { ApprovalJson } from './api/approvals.js';
@@ -11,7 +11,7 @@ export const ContentChange = z.object({
   collection: z.string(),
   id: z.string().optional(),
   field: z.string().optional(),
-  /** Item events: the item's revision after the change (API.md, "Revisions, trash and undo"). */
+  /** Item events: the item's revision after the change (docs/API.md, "Revisions, trash and undo"). */
   revision: z.number().int().min(1).optional(),
 });
 export type ContentChange = z.infer<typeof ContentChange>;
@@ -32,7 +32,7 @@ export const ApprovalDecidedEvent = z.object({ ...sequenced, ...SITE_EVENT_BODIE
 export type ApprovalDecidedEvent = z.infer<typeof ApprovalDecidedEvent>;
 export const ContentChangedEvent = z.object({ ...sequenced, ...SITE_EVENT_BODIES['content-changed'].shape });
 export type ContentChangedEvent = z.infer<typeof ContentChangedEvent>;
-/** A `warn`-tier call ran at once (API.md, "The gate's tiers and limits"). */
+/** A `warn`-tier call ran at once (docs/API.md, "The gate's tiers and limits"). */
 export const CopilotNoticeEvent = z.object({ ...sequenced, ...SITE_EVENT_BODIES['copilot-notice'].shape });
 export type CopilotNoticeEvent = z.infer<typeof CopilotNoticeEvent>;
 export const ResyncRequiredEvent = z.object({ siteId: z.string(), seq: z.number().int().min(0) });

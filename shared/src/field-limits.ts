@@ -1,4 +1,4 @@
-// How long a text value may be and how large a number (API.md, Content): one rule for the server's validation
+// How long a text value may be and how large a number (docs/API.md, Content): one rule for the server's validation
 // and the Studio's inputs.
 
 /** A `string` value: at most this many characters (`options.maxLength` may lower it). */

@@ -1,4 +1,4 @@
-// How deeply a stored JSON value may nest: item `json` values and field `options` alike (API.md, Content).
+// How deeply a stored JSON value may nest: item `json` values and field `options` alike (docs/API.md, Content).
 
 export const MAX_JSON_DEPTH = 64;
 export const JSON_DEPTH_MESSAGE = `must not nest deeper than ${MAX_JSON_DEPTH} levels`;

@@ -4,7 +4,7 @@
 // after listing posts carries a readBefore caution, in the panel and on the Approvals card.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { type FakeModelServer, startFakeModelServer } from '../../server/src/testing/fake-model-server.js';
+import { type FakeModelServer, startFakeModelServer } from '../../server/test-support/fake-model-server.js';
 import { ApiClient } from '../support/api-client.js';
 import { stopAll } from '../support/processes.js';
 import { ensureStudioBuild, openBrowser, type RunningStudio, signIn, startStudio } from './support/studio.js';

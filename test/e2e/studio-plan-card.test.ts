@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { type FakeModelServer, startFakeModelServer } from '../../server/src/testing/fake-model-server.js';
+import { type FakeModelServer, startFakeModelServer } from '../../server/test-support/fake-model-server.js';
 import { ApiClient } from '../support/api-client.js';
 import { stopAll } from '../support/processes.js';
 import {

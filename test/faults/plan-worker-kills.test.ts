@@ -1,10 +1,10 @@
-// A worker SIGKILLed in the middle of an approved plan (API.md, "Runs and plans"): on redelivery the plan resumes —
+// A worker SIGKILLed in the middle of an approved plan (docs/API.md, "Runs and plans"): on redelivery the plan resumes —
 // or, when a later step cannot succeed any more, undoes — and no step runs twice: each created thing exists once with
 // one revision, the approval was attempted once, the audit chain verifies. The plan comes from a chat turn against the
 // OpenAI test server; the worker holds each step's effect 1.5 s before it records the step done, and is killed as soon
 // as the approval document shows step 1 done and step 2 running (its effect made, not yet recorded).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeModelServer, type RecordedRequest, startFakeModelServer } from '../../server/src/testing/fake-model-server.js';
+import { type FakeModelServer, type RecordedRequest, startFakeModelServer } from '../../server/test-support/fake-model-server.js';
 import { ApiClient } from '../support/api-client.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, Cluster } from '../support/cluster.js';
 import { sleep, until } from '../support/poll.js';

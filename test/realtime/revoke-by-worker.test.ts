@@ -1,7 +1,7 @@
 // A membership removed by an approved deleteUser, which the worker process runs (asked through the Copilot or over
 // MCP): the removed member's socket on an API server is disconnected within 2 s and gets no site event written after.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp } from '../../server/src/testing/mcp-client.js';
+import { connectMcp } from '../../server/test-support/mcp-client.js';
 import { ApiClient } from '../support/api-client.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, Cluster } from '../support/cluster.js';
 import { stopAll } from '../support/processes.js';

@@ -1,5 +1,5 @@
 // Test-only entry: the worker process composed as workers/src/main.ts composes it, with fault delays
-// (server/src/testing/fault-delays.ts) around its skill executors and its skill-execution handler. The delays come
+// (server/test-support/fault-delays.ts) around its skill executors and its skill-execution handler. The delays come
 // from the test's environment (FAULT_DELAY_BEFORE_SKILL_MS, FAULT_DELAY_AFTER_SKILL_MS), which production never reads.
 import {
   composeJobHandlers,
@@ -13,7 +13,7 @@ import {
   startSkillExecutionQueue,
   startWorkers,
 } from '@lumibase/server/core';
-import { delayAfterSkill, delayBeforeSkill } from '../../server/src/testing/fault-delays.js';
+import { delayAfterSkill, delayBeforeSkill } from '../../server/test-support/fault-delays.js';
 
 const delay = (name: string) => Number(process.env[name] ?? '0');
 

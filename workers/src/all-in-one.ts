@@ -31,7 +31,15 @@ async function main(): Promise<void> {
       if (!studio) logger.warn('the Studio is not built (npm run build -w @lumibase/web); serving the API only');
       const { httpServer, sockets } = await openHttpServer(lifecycle, { config, logger, redis });
       const queue = await startSkillExecutionQueue(lifecycle, { config, logger, redisUrl });
-      const domain = await startDomain(lifecycle, { config, logger, mongo, redis, redisUrl, publish: sockets.publish, disconnect: sockets.io });
+      const domain = await startDomain(lifecycle, {
+        config,
+        logger,
+        mongo,
+        redis,
+        redisUrl,
+        publish: sockets.publish,
+        disconnect: sockets.io,
+      });
       const api = await startApi(lifecycle, {
         config,
         logger,

@@ -2,7 +2,7 @@
 import type { SkillExecutionJob } from '@lumibase/shared';
 import { runApproval } from './run-approval.js';
 import { runPlan } from './run-plan.js';
-import type { SkillExecutors } from './skill-executors.js';
+import type { SkillExecutors } from '../skills/skill-executors.js';
 import type { AiStoreFactory } from '../store/ai/ai-stores.js';
 import { type ApprovalTargets, sameTarget } from '../skills/approval-targets.js';
 import { expire } from './approval-operations.js';

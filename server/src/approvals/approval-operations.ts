@@ -3,7 +3,7 @@
 // and the conversation note it owes; the outbox relay materialises them once. Nothing else calls `transition`.
 import type { ActorRef, Approval, ApprovalStep, ExpiryReason } from '@lumibase/shared';
 import type { PlanApproval } from '../skills/plan-approval.js';
-import type { ApprovalRepository } from './approval.store.js';
+import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import type { Failure } from './describe-failure.js';
 import { rolledBackAudit } from './plan-operations.js';
 import { outcomeNote } from './note-approval-outcome.js';

@@ -1,15 +1,15 @@
-// Property 7 of PROPERTIES.md and the decision rules, on the real harness, decider and stores over the wire.
+// Property 7 of docs/PROPERTIES.md and the decision rules, on the real harness, decider and stores over the wire.
 import fc from 'fast-check';
 import { CAPABILITIES, ConflictError, ForbiddenError, NotFoundError, WILDCARD } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
-import { AISecureHarness, type HarnessActor } from '../harness/ai-secure-harness.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../../test-support/ai-test-database.js';
+import { AISecureHarness, type HarnessActor } from '../gate/ai-secure-harness.js';
 import { ApprovalJobRunner } from './approval-job-runner.js';
 import { NO_TARGETS } from '../skills/approval-targets.js';
-import { inProcessExecutor } from '../testing/in-process-executor.js';
+import { inProcessExecutor } from '../../test-support/in-process-executor.js';
 import { ApprovalDecider, type Decider } from './decide-approval.js';
-import { DANGEROUS_SKILLS, validCallArbitrary } from '../testing/harness-arbitraries.js';
-import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
+import { DANGEROUS_SKILLS, validCallArbitrary } from '../../test-support/harness-arbitraries.js';
+import { type RecordingExecutors, recordingExecutors } from '../../test-support/recording-executors.js';
 
 let database: TestDatabase;
 let recorder: RecordingExecutors;

@@ -17,7 +17,7 @@ import {
   selfApprovalRefusal,
 } from '@lumibase/shared';
 import { recordNotInSite } from '../store/record-not-in-site.js';
-import type { ApprovalRepository } from './approval.store.js';
+import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import type { PolicyRepository } from '../store/ai/policy.store.js';
 import type { ApprovalExecutor } from './approval-executor.js';
 import type { ApprovalTargets } from '../skills/approval-targets.js';

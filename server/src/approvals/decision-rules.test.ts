@@ -1,8 +1,8 @@
 // Deciding, further rules, over HTTP on the real composed server: revision-checked decisions (edits: edit-approval.test.ts),
-// four-eyes and the per-site Copilot policy (API.md, "Deciding, further rules", "Copilot policy").
+// four-eyes and the per-site Copilot policy (docs/API.md, "Deciding, further rules", "Copilot policy").
 import { ApprovalJson, CopilotPolicy, SKILL_NAMES } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 type Member = { id: string; token: string };
 let server: TestServer;

@@ -1,11 +1,11 @@
-// Editing is its own step (API.md "Deciding, further rules" and "Runs and plans" → Edits), over HTTP on the real
+// Editing is its own step (docs/API.md "Deciding, further rules" and "Runs and plans" → Edits), over HTTP on the real
 // composed server: PATCH stores a new revision with its target and impact taken again and runs nothing; decide never
 // takes arguments; with `selfApproval: false` the last editor may not approve (issue 26, item 4).
 import { ApprovalJson, EDIT_FIRST_MESSAGE } from '@lumibase/shared';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../testing/eventually.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { eventually } from '../../test-support/eventually.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 type Member = { id: string; token: string };
 let server: TestServer;
@@ -207,7 +207,7 @@ describe('decide never edits', () => {
     expect(resent.status).toBe(400);
     expect((await s.as(s.ann, 'GET', '/items/phoenix')).body.meta.total).toBe(1);
 
-    // Its target changed: the approval expires on its own (API.md: within 10 seconds, pushed), so neither an edit
+    // Its target changed: the approval expires on its own (docs/API.md: within 10 seconds, pushed), so neither an edit
     // nor a decision can take it over to the recreated collection.
     const expired = await eventually(async () => {
       const approval = await s.read(id);

@@ -15,7 +15,7 @@ import type { ApprovalTargets } from '../skills/approval-targets.js';
 import { dryRunPlan } from '../skills/dry-run.js';
 import { planApproval } from '../skills/plan-approval.js';
 import { recordNotInSite } from '../store/record-not-in-site.js';
-import type { ApprovalRepository } from './approval.store.js';
+import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import { edit, editPlan } from './approval-operations.js';
 import { conflictAfterRace, type Decider, mayDecide, stillPending } from './decide-approval.js';
 

@@ -1,4 +1,4 @@
-// Editing a plan's steps (API.md "Runs and plans" → Edits), over HTTP on the real composed server with the OpenAI
+// Editing a plan's steps (docs/API.md "Runs and plans" → Edits), over HTTP on the real composed server with the OpenAI
 // planner talking to a local test server: PATCH `{ revision, steps }` edits the steps given, removes those given as
 // null (one must remain), validates each with its skill's schema, dry-runs the steps left again as one plan (a step
 // that cannot succeed → 400 with why), keeps the model's steps in originalSteps and runs nothing; approving then runs
@@ -6,9 +6,9 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: response bodies are JSON the tests read.
 import { ApprovalJson } from '@lumibase/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventually } from '../testing/eventually.js';
-import { type FakeModelServer, startFakeModelServer } from '../testing/fake-model-server.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { eventually } from '../../test-support/eventually.js';
+import { type FakeModelServer, startFakeModelServer } from '../../test-support/fake-model-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 type Member = { id: string; token: string };
 let model: FakeModelServer;

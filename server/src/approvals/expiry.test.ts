@@ -2,8 +2,8 @@
 // within 15 s of its expiresAt, the approval-decided event is in the site's log, deciding → 409, audited.
 import { ApprovalJson } from '@lumibase/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
-import { eventually } from '../testing/eventually.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import { eventually } from '../../test-support/eventually.js';
 
 const TTL_SECONDS = 2;
 let server: TestServer;

@@ -1,9 +1,9 @@
 // Identical requests at the same instant make one approval: the gate's lookup and insert are one atomic step
 // (a unique index on the pending key). Concurrent chats through the whole composition, and the store's step alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
-import type { NewApproval } from './approval.store.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../../test-support/ai-test-database.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import type { NewApproval } from '../store/ai/approval.store.js';
 
 describe('identical chats at the same instant', () => {
   let server: TestServer;

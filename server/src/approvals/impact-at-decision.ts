@@ -1,4 +1,4 @@
-// What an approval would do, taken again at decision (API.md, "AI Copilot"): the same target as when it was asked, and
+// What an approval would do, taken again at decision (docs/API.md, "AI Copilot"): the same target as when it was asked, and
 // the same impact — for a plan, every step's, each dry-run against the site as the earlier steps leave it. One path for
 // one step and for a plan: a target changed expires it; an impact changed is refreshed for the approver to see again.
 import type { Approval, ApprovalImpact, ApprovalStep } from '@lumibase/shared';

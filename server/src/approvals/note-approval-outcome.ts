@@ -3,7 +3,7 @@
 // `decision`, which the model reads as a tool result (delimited JSON), never as its own earlier words.
 import { type Approval, type ApprovalDecisionNote, quotedSkill, type SkillOutcome } from '@lumibase/shared';
 import type { NewConversationMessage } from '../store/ai/conversation.store.js';
-import type { ApprovalOwes } from './approval-transition.js';
+import type { ApprovalOwes } from '../store/ai/approval-transition.js';
 
 /** What became of the approval, or undefined while it has nothing to tell (pending, executing). */
 function decisionOf(approval: Approval): ApprovalDecisionNote | undefined {
@@ -58,7 +58,7 @@ function subjectOf(approval: Approval): string {
   return steps > 1 ? `the plan of ${steps} steps` : quotedSkill(approval.skillName);
 }
 
-/** A plan's step as far as its note needs it (API.md "Runs and plans"); an approval without steps is a plan of one. */
+/** A plan's step as far as its note needs it (docs/API.md "Runs and plans"); an approval without steps is a plan of one. */
 interface PlannedStep {
   skillName: string;
   arguments: unknown;

@@ -1,10 +1,10 @@
-// A plan's impact taken again at decision (API.md, "AI Copilot": every step's, for a plan), as a one-step approval's:
+// A plan's impact taken again at decision (docs/API.md, "AI Copilot": every step's, for a plan), as a one-step approval's:
 // grown since it was shown → the approval's impact is refreshed (revision + 1, pushed), the decide answers 409 and
 // nothing runs; approving what is now shown runs it. The real decider, stores over the wire, dry run and job runner.
 import { CAPABILITIES, ConflictError, type Field } from '@lumibase/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inProcessExecutor } from '../testing/in-process-executor.js';
-import { openPlanFixture, type PlanFixture } from '../testing/plan-fixture.js';
+import { inProcessExecutor } from '../../test-support/in-process-executor.js';
+import { openPlanFixture, type PlanFixture } from '../../test-support/plan-fixture.js';
 import { ApprovalDecider, type Decider } from './decide-approval.js';
 
 let plans: PlanFixture;

@@ -1,8 +1,8 @@
-// A plan's named operations (API.md, "Runs and plans"): its steps' progress while it runs, and its roll-back. Each is
+// A plan's named operations (docs/API.md, "Runs and plans"): its steps' progress while it runs, and its roll-back. Each is
 // one compare-and-set on the approval (revision + 1, pushed as approval-decided), like approval-operations.ts.
 import type { Approval, ApprovalStep } from '@lumibase/shared';
 import type { NewAuditEntry } from '../store/ai/audit.store.js';
-import type { ApprovalRepository } from './approval.store.js';
+import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import { outcomeNote } from './note-approval-outcome.js';
 
 type Approvals = Pick<ApprovalRepository, 'transition'>;

@@ -1,10 +1,10 @@
-// What a plan's roll-back undoes, and what it says it undid (API.md, "Runs and plans"): a step's undo removes only what
+// What a plan's roll-back undoes, and what it says it undid (docs/API.md, "Runs and plans"): a step's undo removes only what
 // that step created — a field that was already there when the step "added" it stays, with its values, and the roll-back
 // says so in words —, and the audit records `rolled_back` whenever steps were undone, also when the plan ends `expired`.
 import type { AuditEntry, Field } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../testing/eventually.js';
-import { openPlanFixture, type PlanFixture } from '../testing/plan-fixture.js';
+import { eventually } from '../../test-support/eventually.js';
+import { openPlanFixture, type PlanFixture } from '../../test-support/plan-fixture.js';
 
 let plans: PlanFixture;
 beforeAll(async () => {

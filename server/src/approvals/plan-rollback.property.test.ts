@@ -1,11 +1,11 @@
-// Property 21 (shared/PROPERTIES.md), plans all or nothing: for random plans of 2–5 steps (createCollection,
+// Property 21 (docs/PROPERTIES.md), plans all or nothing: for random plans of 2–5 steps (createCollection,
 // createField, createItem, updateItem, deleteItem) over a random small site, run by the real job runner with a step
 // made to fail at random (or none), the site afterwards — collections, fields, items with their data, the trash —
 // equals either every step applied or none; no step ran twice; the audit chain verifies.
 import fc from 'fast-check';
 import type { Field } from '@lumibase/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Call, openPlanFixture, type PlanFixture, type SiteSnapshot } from '../testing/plan-fixture.js';
+import { type Call, openPlanFixture, type PlanFixture, type SiteSnapshot } from '../../test-support/plan-fixture.js';
 
 let plans: PlanFixture;
 beforeAll(async () => {

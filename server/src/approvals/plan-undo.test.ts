@@ -1,9 +1,9 @@
-// A plan's roll-back puts the site back exactly (API.md, "Runs and plans"): what its done steps created is removed for
+// A plan's roll-back puts the site back exactly (docs/API.md, "Runs and plans"): what its done steps created is removed for
 // good (no trash entry), what they updated or deleted comes back from the item revisions and the trash; a step that
 // cannot be undone may only come last; and a plan approved again after a roll-back (and an edit) runs each step once.
 import type { Field } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPlanFixture, type PlanFixture } from '../testing/plan-fixture.js';
+import { openPlanFixture, type PlanFixture } from '../../test-support/plan-fixture.js';
 import { StoreApprovalTargets } from '../skills/store-approval-targets.js';
 import { ApprovalEditor } from './edit-approval.js';
 

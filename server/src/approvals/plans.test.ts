@@ -1,11 +1,11 @@
-// Runs and plans (API.md): a turn's dependent calls become one approval whose steps were dry-run against the site as
+// Runs and plans (docs/API.md): a turn's dependent calls become one approval whose steps were dry-run against the site as
 // the earlier steps leave it; approved, the steps run in order; a failing step undoes the done ones in reverse.
 // A real server (API and worker in process) with the OpenAI planner talking to a local test server.
 // biome-ignore-all lint/suspicious/noExplicitAny: response bodies are JSON the tests read.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { delayBeforeSkill } from '../testing/fault-delays.js';
-import { type FakeModelServer, startFakeModelServer } from '../testing/fake-model-server.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { delayBeforeSkill } from '../../test-support/fault-delays.js';
+import { type FakeModelServer, startFakeModelServer } from '../../test-support/fake-model-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 /** The transcripts quoted in closing notes: printed only when asked (PRINT_TRANSCRIPTS=1), not into every CI log. */
 function transcript(text: string): void {
@@ -48,7 +48,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
 }
 
 /**
- * The run continues after each settlement (API.md, "The run continues"): the worker calls the model again. The test
+ * The run continues after each settlement (docs/API.md, "The run continues"): the worker calls the model again. The test
  * scripts that call's reply before deciding and waits for it in the conversation, so no continuation is left to take
  * the next test's scripted replies.
  */

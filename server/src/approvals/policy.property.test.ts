@@ -1,6 +1,6 @@
 // The Copilot policy's safety property on the real gate, decider, job runner and stores over the wire: for any
 // stored policy (even one naming a dangerous skill `auto`, written behind the API's validation) and any skill call,
-// a dangerous skill never runs without an approval decided by someone allowed to decide it; and (PROPERTIES.md 23) for
+// a dangerous skill never runs without an approval decided by someone allowed to decide it; and (docs/PROPERTIES.md 23) for
 // any policy and any content read before a write in the same run, the write is an approval or, with `warn`, runs with a
 // copilot-notice carrying readBefore — never silently.
 import fc from 'fast-check';
@@ -14,15 +14,15 @@ import {
   type SkillMode,
 } from '@lumibase/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../../test-support/ai-test-database.js';
 import { writes, AFTER_CONTENT_READ_MODES, type ReadBefore } from '@lumibase/shared';
-import { AISecureHarness } from '../harness/ai-secure-harness.js';
+import { AISecureHarness } from '../gate/ai-secure-harness.js';
 import { ApprovalJobRunner } from './approval-job-runner.js';
 import { NO_TARGETS } from '../skills/approval-targets.js';
-import { inProcessExecutor } from '../testing/in-process-executor.js';
+import { inProcessExecutor } from '../../test-support/in-process-executor.js';
 import { ApprovalDecider } from './decide-approval.js';
-import { actorWith, capabilityHolderArbitrary, validCallArbitrary } from '../testing/harness-arbitraries.js';
-import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
+import { actorWith, capabilityHolderArbitrary, validCallArbitrary } from '../../test-support/harness-arbitraries.js';
+import { type RecordingExecutors, recordingExecutors } from '../../test-support/recording-executors.js';
 
 let database: TestDatabase;
 let recorder: RecordingExecutors;

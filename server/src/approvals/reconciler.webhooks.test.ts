@@ -10,7 +10,7 @@ import { createEventLog } from '../store/event-log.js';
 import { OutboxRelay } from '../store/outbox.js';
 import { createAiModels } from '../store/ai/ai-models.js';
 import { pendingDeliveriesBefore, registerWebhookModels, type WebhookModels } from '../store/webhook.store.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
 import { createWebhooksQueue, type WebhooksQueue } from '../webhooks/webhooks.queue.js';
 import { createSkillExecutionQueue, type SkillExecutionQueue } from './skill-execution.queue.js';
 import { Reconciler } from './reconciler.js';

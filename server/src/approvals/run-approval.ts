@@ -1,10 +1,10 @@
 // Executes an approval that a decision moved to `executing`, then settles it: approved or pending again.
 // The skill-execution worker calls it per job (ApprovalJobRunner).
 import { type Approval, findSkill, parseSkillArguments, quotedSkill } from '@lumibase/shared';
-import type { ApprovalRepository } from './approval.store.js';
+import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import { type ExecutionOutcome, settle } from './approval-operations.js';
 import { describeFailure } from './describe-failure.js';
-import { type DeferredWork, type SkillExecutors, runSkillExecutor } from './skill-executors.js';
+import { type DeferredWork, type SkillExecutors, runSkillExecutor } from '../skills/skill-executors.js';
 import { retriesFailure, TransientExecutionError } from './transient-failure.js';
 
 export { TransientExecutionError } from './transient-failure.js';

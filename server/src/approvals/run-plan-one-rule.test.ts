@@ -2,7 +2,7 @@
 // transient failure left to the queue's next try while it has tries left (transient-failure.ts), settled on the last.
 import { type Approval, type DomainError, type Field, ValidationError } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPlanFixture, type PlanFixture } from '../testing/plan-fixture.js';
+import { openPlanFixture, type PlanFixture } from '../../test-support/plan-fixture.js';
 import { createSkillExecutors } from '../skills/create-skill-executors.js';
 import { StoreApprovalTargets } from '../skills/store-approval-targets.js';
 import type { ApprovalTargets } from '../skills/approval-targets.js';
@@ -11,7 +11,7 @@ import { DomainEvents } from '../services/domain-events.js';
 import { SiteAccessService } from '../services/site-access.service.js';
 import { startExecution } from './approval-operations.js';
 import { runPlan } from './run-plan.js';
-import type { SkillExecutionContext, SkillExecutors } from './skill-executors.js';
+import type { SkillExecutionContext, SkillExecutors } from '../skills/skill-executors.js';
 import { retriesFailure, TransientExecutionError } from './transient-failure.js';
 
 let plans: PlanFixture;

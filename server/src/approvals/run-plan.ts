@@ -1,4 +1,4 @@
-// Runs an approved plan (API.md, "Runs and plans"): its steps in order in one job, each target checked right before
+// Runs an approved plan (docs/API.md, "Runs and plans"): its steps in order in one job, each target checked right before
 // and each effect right after; a failure undoes the done steps in reverse. Progress is kept per step in the approval
 // itself, so a redelivered job resumes where the last one stopped, and a step never runs twice (each step runs under
 // its own operation id: a step found `running` is run again under that id, which the executors answer from their ledger).
@@ -7,10 +7,10 @@ import { type ApprovalTargets, sameTarget } from '../skills/approval-targets.js'
 import type { StepUndo } from '../skills/skill-module.js';
 import { createdCollection, SKILL_MODULES } from '../skills/skill-modules.js';
 import { expire, settle } from './approval-operations.js';
-import type { ApprovalRepository } from './approval.store.js';
+import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import { describeFailure } from './describe-failure.js';
 import { recordSteps, rolledBack } from './plan-operations.js';
-import { type SkillExecutors, runSkillExecutor } from './skill-executors.js';
+import { type SkillExecutors, runSkillExecutor } from '../skills/skill-executors.js';
 import { retriesFailure, TransientExecutionError } from './transient-failure.js';
 import type { StepUndoer } from './undo-step.js';
 

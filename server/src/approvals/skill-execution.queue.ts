@@ -4,7 +4,7 @@
 import { type SkillExecutionJob, skillExecutionJobId } from '@lumibase/shared';
 import { type Job, Queue } from 'bullmq';
 import type { Logger } from '../logger.js';
-import { closeProducer, openProducerConnection, QUEUES } from '../queues/queue-table.js';
+import { closeProducer, openProducerConnection, QUEUES } from '../infrastructure/queue-table.js';
 
 const SPEC = QUEUES.skillExecution;
 

@@ -2,7 +2,7 @@
 // never a collection, field or item that took its place (the review's scenario and its relatives).
 import { ApprovalJson } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

@@ -1,9 +1,9 @@
 // A pending approval whose target changes expires on its own, with reason target_changed, within 10 seconds of the
-// change, pushed as approval-decided (API.md, decide rules) — on the real composed server, the change made over REST.
+// change, pushed as approval-decided (docs/API.md, decide rules) — on the real composed server, the change made over REST.
 import { type Approval, ApprovalJson } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
-import { eventually } from '../testing/eventually.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import { eventually } from '../../test-support/eventually.js';
 
 const WITHIN_MS = 10_000;
 let server: TestServer;

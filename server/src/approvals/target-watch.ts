@@ -1,6 +1,6 @@
 // The outbox's target-watch subscriber: a pending approval whose target changes (its collection, field or item deleted,
 // recreated, or, for items and fields, changed) expires with reason `target_changed` as soon as the content change is
-// relayed, pushed as `approval-decided`, without anyone having to try to decide it (API.md, decide rules).
+// relayed, pushed as `approval-decided`, without anyone having to try to decide it (docs/API.md, decide rules).
 // Cheap: only `content-changed` events look, at the ids and targets of the site's pending approvals (one indexed
 // query of two small fields, every pending approval), and only those whose target names the event's collection are
 // read in full and inspected again. A failure leaves the event owed: the relay retries it (re-checking is idempotent;
@@ -8,7 +8,7 @@
 import type { Approval, ContentChange, SiteEvent } from '@lumibase/shared';
 import type { OutboxSubscriber } from '../store/outbox-subscriber.js';
 import { type ApprovalTargets, sameTarget } from '../skills/approval-targets.js';
-import type { ApprovalRepository } from './approval.store.js';
+import type { ApprovalRepository } from '../store/ai/approval.store.js';
 import { expire } from './approval-operations.js';
 
 export interface TargetWatchDependencies {

@@ -1,4 +1,4 @@
-// Undoing a done plan step (API.md, "Runs and plans"): what it created is removed for good — no trash entry, no item
+// Undoing a done plan step (docs/API.md, "Runs and plans"): what it created is removed for good — no trash entry, no item
 // history left behind —, what it updated or deleted is put back from the item revisions and the trash. Only what the
 // step created is removed: a collection or field carries the operation id that created it, and one that does not carry
 // the step's (there before the step, or replaced since) is left, which the undo says in words. Each undo runs once
@@ -12,7 +12,7 @@ import { runOnce } from '../skills/run-once.js';
 import { type SkillDependencies, writeContext } from '../skills/skill-dependencies.js';
 import type { StepUndo } from '../skills/skill-module.js';
 import type { Stores } from '../store/stores.js';
-import type { SkillExecutionContext } from './skill-executors.js';
+import type { SkillExecutionContext } from '../skills/skill-executors.js';
 
 export interface StepUndoerDependencies extends Pick<SkillDependencies, 'operations' | 'clock'> {
   stores: Pick<Stores, 'forSite'>;

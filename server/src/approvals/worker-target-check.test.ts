@@ -1,8 +1,8 @@
 // The worker checks the target again right before running: a collection recreated between the decision and
 // the job (a test-side fault delay holds the job) is not deleted; the approval expires instead.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { delayBeforeSkill } from '../testing/fault-delays.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { delayBeforeSkill } from '../../test-support/fault-delays.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 const DELAY_MS = 2000;
 let server: TestServer;

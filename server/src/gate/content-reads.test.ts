@@ -1,9 +1,9 @@
-// Every kind of content read the contract lists becomes readBefore (API.md, "The gate's tiers and limits"), from the
+// Every kind of content read the contract lists becomes readBefore (docs/API.md, "The gate's tiers and limits"), from the
 // skill definitions' readsContent fact: listItems, searchItems, aiContentAssist, aiSuggestField, listCollections, and the
 // item a write skill returns. Skills that only change schema or delete return no content.
 import { type ReadBefore, SKILL_LIST } from '@lumibase/shared';
 import { describe, expect, it } from 'vitest';
-import { contentReadsOf } from '../services/copilot/copilot-turn.js';
+import { contentReadsOf } from '../copilot/copilot-turn.js';
 import { noteReads, readsContent } from './content-reads.js';
 
 const item = (id: string, title = 'x') => ({ id, collection: 'posts', data: { title } });

@@ -1,4 +1,4 @@
-// What a run has read of the site's content (API.md, "The gate's tiers and limits"): any executed outcome of a skill
+// What a run has read of the site's content (docs/API.md, "The gate's tiers and limits"): any executed outcome of a skill
 // whose definition says it reads content — listItems, searchItems, aiContentAssist, aiSuggestField, listCollections,
 // and the item a write skill returns. A later write in the same run is held at least at the policy's afterContentRead.
 import { findSkill, type ReadBefore } from '@lumibase/shared';

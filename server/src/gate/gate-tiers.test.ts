@@ -1,14 +1,14 @@
-// The gate's tiers (API.md, "The gate's tiers and limits") on the real harness and stores over the wire: each policy
+// The gate's tiers (docs/API.md, "The gate's tiers and limits") on the real harness and stores over the wire: each policy
 // mode for each kind of skill (reading, safe writing, dangerous), the afterContentRead escalation, the notice a `warn`
 // call pushes as a site event, the audit's `tier`, and the hourly limits per skill per site.
 import { CAPABILITIES, type CopilotNotice, SKILL_LIST, type SkillMode, writes, isDangerous } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AISecureHarness, type HarnessActor, type HarnessContext } from '../harness/ai-secure-harness.js';
+import { AISecureHarness, type HarnessActor, type HarnessContext } from './ai-secure-harness.js';
 import { NO_TARGETS } from '../skills/approval-targets.js';
-import { freshSiteId } from '../testing/ai-test-database.js';
-import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { createTestStores, type TestStores } from '../testing/test-stores.js';
+import { freshSiteId } from '../../test-support/ai-test-database.js';
+import { type RecordingExecutors, recordingExecutors } from '../../test-support/recording-executors.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { createTestStores, type TestStores } from '../../test-support/test-stores.js';
 
 let database: TestDatabase;
 let stores: TestStores;

@@ -1,15 +1,15 @@
-// Hourly skill limits shared by two servers (PROPERTIES.md 24): two gates, each with its own MongoDB connection and its
+// Hourly skill limits shared by two servers (docs/PROPERTIES.md 24): two gates, each with its own MongoDB connection and its
 // own Redis client (as two server processes have), over one site; however many calls race, no more than the limit run.
 import { randomBytes } from 'node:crypto';
 import { CAPABILITIES } from '@lumibase/shared';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { AISecureHarness, type HarnessActor } from '../harness/ai-secure-harness.js';
+import { AISecureHarness, type HarnessActor } from './ai-secure-harness.js';
 import { NO_TARGETS } from '../skills/approval-targets.js';
-import { freshSiteId } from '../testing/ai-test-database.js';
-import { recordingExecutors } from '../testing/recording-executors.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { createTestStores } from '../testing/test-stores.js';
+import { freshSiteId } from '../../test-support/ai-test-database.js';
+import { recordingExecutors } from '../../test-support/recording-executors.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { createTestStores } from '../../test-support/test-stores.js';
 import { CountedSkillLimits } from './skill-limits.js';
 
 const prefix = `test-skill-limits-${randomBytes(4).toString('hex')}:`;

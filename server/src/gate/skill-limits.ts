@@ -1,4 +1,4 @@
-// The policy's hourly `limits` per skill per site (API.md, "The gate's tiers and limits"): executions and approvals
+// The policy's hourly `limits` per skill per site (docs/API.md, "The gate's tiers and limits"): executions and approvals
 // requested through the Copilot and the MCP server, counted atomically in Redis (rate-limiter-flexible, as the login
 // limit is) so that every server process shares one count.
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';

@@ -1,4 +1,4 @@
-// The gate's tier for one call (API.md, "The gate's tiers and limits"): how the site's policy, the risk rule and what the
+// The gate's tier for one call (docs/API.md, "The gate's tiers and limits"): how the site's policy, the risk rule and what the
 // model read before decide whether a call is turned off, runs at once, runs with a notice, or waits for a human.
 import { type CopilotPolicy, isDangerous, permittedMode, type RiskClassifiable, writes } from '@lumibase/shared';
 

@@ -2,7 +2,7 @@
 // members called the same are told apart (issue 27, finding 11).
 import { ApprovalJson, type AuditEntry } from '@lumibase/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chat, decide, get, server, siteId, useAiServer } from '../testing/ai-route-fixture.js';
+import { chat, decide, get, server, siteId, useAiServer } from '../../test-support/ai-route-fixture.js';
 
 useAiServer('ai-actor-email');
 

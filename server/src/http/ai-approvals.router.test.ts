@@ -1,7 +1,7 @@
 // /ai/approvals over HTTP on the real composed server: listing, reading and deciding, through BullMQ to the worker.
 import { ApprovalJson } from '@lumibase/shared';
 import { describe, expect, it } from 'vitest';
-import { isErrorEnvelope, withoutRequestId } from '../testing/test-server.js';
+import { isErrorEnvelope, withoutRequestId } from '../../test-support/test-server.js';
 import {
   server,
   siteId,
@@ -22,7 +22,7 @@ import {
   requestApproval,
   runsOf,
   useAiServer,
-} from '../testing/ai-route-fixture.js';
+} from '../../test-support/ai-route-fixture.js';
 
 useAiServer('ai-approvals');
 

@@ -1,6 +1,6 @@
 // POST /ai/chat beyond CHAT_RATE_LIMIT_PER_MINUTE: 429 RATE_LIMITED with Retry-After, per user, nothing stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isErrorEnvelope, startTestServer, type TestServer } from '../testing/test-server.js';
+import { isErrorEnvelope, startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

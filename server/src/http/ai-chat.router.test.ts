@@ -2,7 +2,7 @@
 import { ChatResponse } from '@lumibase/shared';
 import { describe, expect, it } from 'vitest';
 import { ECHO_PHRASES } from '../llm/echo-phrases.js';
-import { isErrorEnvelope, withoutRequestId } from '../testing/test-server.js';
+import { isErrorEnvelope, withoutRequestId } from '../../test-support/test-server.js';
 import {
   server,
   siteId,
@@ -20,7 +20,7 @@ import {
   createPost,
   runsOf,
   useAiServer,
-} from '../testing/ai-route-fixture.js';
+} from '../../test-support/ai-route-fixture.js';
 
 useAiServer('ai-chat');
 

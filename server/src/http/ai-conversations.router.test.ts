@@ -1,7 +1,7 @@
 // /ai/conversations and /ai/audit over HTTP on the real composed server.
 import { AuditEntryJson, ConversationJson, ConversationMessageJson } from '@lumibase/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { withoutRequestId } from '../testing/test-server.js';
+import { withoutRequestId } from '../../test-support/test-server.js';
 import {
   server,
   siteId,
@@ -17,7 +17,7 @@ import {
   get,
   decide,
   useAiServer,
-} from '../testing/ai-route-fixture.js';
+} from '../../test-support/ai-route-fixture.js';
 
 useAiServer('ai-conversations');
 

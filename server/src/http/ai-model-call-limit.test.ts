@@ -1,7 +1,7 @@
 // The per-user limit CHAT_RATE_LIMIT_PER_MINUTE covers every route that makes a model or embedding call: /ai/chat,
 // /ai/skills/:name and /ai/search share one count per user (in Redis), 429 RATE_LIMITED beyond, other users unaffected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

@@ -1,12 +1,12 @@
-// The /ai routes' properties (PROPERTIES.md 9–12: chat validation, the approvals list, the tenant wall,
+// The /ai routes' properties (docs/PROPERTIES.md 9–12: chat validation, the approvals list, the tenant wall,
 // decisions) on the real router over HTTP, the real harness and stores over the wire.
 import { APPROVAL_STATUSES, type ApprovalJson, type ApprovalStatus, CAPABILITIES } from '@lumibase/shared';
 import fc from 'fast-check';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countingExecutors, type ExecutorRun } from '../testing/counting-executors.js';
-import { pendingApproval } from '../testing/ai-arbitraries.js';
-import { startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
+import { countingExecutors, type ExecutorRun } from '../../test-support/counting-executors.js';
+import { pendingApproval } from '../../test-support/ai-arbitraries.js';
+import { startTestServer, type TestServer, withoutRequestId } from '../../test-support/test-server.js';
 
 const RUNS = { numRuns: 100 };
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { RunSkillResponse } from '@lumibase/shared';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AISecureHarness } from '../harness/ai-secure-harness.js';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../testing/ai-test-database.js';
-import { type RecordingExecutors, recordingExecutors } from '../testing/recording-executors.js';
+import { AISecureHarness } from '../gate/ai-secure-harness.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../../test-support/ai-test-database.js';
+import { type RecordingExecutors, recordingExecutors } from '../../test-support/recording-executors.js';
 import {
   admin,
   editor,
@@ -20,9 +20,9 @@ import {
   UNKNOWN_ID,
   useAiServer,
   viewer,
-} from '../testing/ai-route-fixture.js';
-import { withoutRequestId } from '../testing/test-server.js';
-import { RunSkillService } from '../services/copilot/run-skill.service.js';
+} from '../../test-support/ai-route-fixture.js';
+import { withoutRequestId } from '../../test-support/test-server.js';
+import { RunSkillService } from '../copilot/run-skill.service.js';
 import { createAiSkillsRouter } from './ai-skills.router.js';
 import { errorMiddleware } from './error-middleware.js';
 import { NO_TARGETS } from '../skills/approval-targets.js';

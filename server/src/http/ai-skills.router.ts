@@ -1,7 +1,7 @@
 // POST /ai/skills/:name: the Studio runs one safe skill (aiSuggestField, aiContentAssist, searchItems…) directly, with no
 // model, through the Copilot's gate. Dangerous skills → 403: they go through the Copilot and an approval.
 import { RunSkillRequest, RunSkillResponse } from '@lumibase/shared';
-import type { RunSkillService } from '../services/copilot/index.js';
+import type { RunSkillService } from '../copilot/index.js';
 import { actorOf } from './ai.router.js';
 import { declaredRouter, type MountedRouter, mountedRouter, mountPathOf } from './mount-route.js';
 import { sendData } from './parse-input.js';

@@ -20,8 +20,8 @@ import {
 } from '@lumibase/shared';
 import type { Request } from 'express';
 import { closedSignal } from './closed-signal.js';
-import type { HarnessActor } from '../harness/ai-secure-harness.js';
-import type { ApprovalsService, AuditService, ChatService, ConversationsService, PolicyService } from '../services/copilot/index.js';
+import type { HarnessActor } from '../gate/ai-secure-harness.js';
+import type { ApprovalsService, AuditService, ChatService, ConversationsService, PolicyService } from '../copilot/index.js';
 import { declaredRouter, type MountedRouter, mountedRouter, mountPathOf } from './mount-route.js';
 import { sendData, sendNoContent } from './parse-input.js';
 import { currentSiteId, currentUser } from './require-capabilities.js';

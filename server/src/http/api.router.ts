@@ -28,7 +28,7 @@ export interface ApiRouterOptions {
   studioOrigin?: string | undefined;
   /** The Studio's session cookie (Secure and `__Host-` behind an https PUBLIC_URL). */
   cookie?: SessionCookie;
-  /** Where Idempotency-Key records live (API.md "Safe retries"). */
+  /** Where Idempotency-Key records live (docs/API.md "Safe retries"). */
   idempotency: { store: IdempotencyStore; leaseMs: number; fingerprintKey: string | Buffer };
   /** Mounted at `path` after authentication, body parsing and tenancy (`path` must lie under a site-scoped prefix). */
   siteRouters?: SiteRouter[];

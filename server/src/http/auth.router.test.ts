@@ -1,7 +1,7 @@
 // POST /auth/login, POST /auth/logout, GET /auth/me over HTTP, including cookies, the Origin check and the limiter.
 import { LoginResponse, MeResponse } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, isErrorEnvelope, startTestServer, type TestServer } from '../testing/test-server.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, isErrorEnvelope, startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 const STUDIO = 'https://studio.example.test';
 let server: TestServer;

@@ -3,7 +3,7 @@ import { ErrorEnvelope } from '@lumibase/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_BY_CODE } from './error-middleware.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 interface Route {
   method: string;

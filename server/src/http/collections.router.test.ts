@@ -1,7 +1,7 @@
 // Collections and fields over HTTP: /collections, /collections/:name, /collections/:name/fields[/:field].
 import { CollectionListResponse, CollectionResponse } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

@@ -1,4 +1,4 @@
-// Every outage a 503 (API.md "Conventions"): an error a class rule knows, and any other error raised while a backing
+// Every outage a 503 (docs/API.md "Conventions"): an error a class rule knows, and any other error raised while a backing
 // service does not answer its health probe; a 500 only while they all answer. Real driver errors, provoked against
 // servers that are not there, and real probes (node-redis against a closed port and the test Redis).
 import { type AddressInfo, createServer } from 'node:net';

@@ -1,4 +1,4 @@
-// The one place that turns errors into API.md's envelope: domain errors by class, the client's mistakes as
+// The one place that turns errors into docs/API.md's envelope: domain errors by class, the client's mistakes as
 // 400/413, a MongoDB or Redis outage as 503 with Retry-After (any error raised while one of them does not answer
 // its health probe), the rest as 500 without details.
 import {

@@ -4,7 +4,7 @@ import { ErrorEnvelope } from '@lumibase/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from '../../test-support/test-server.js';
 import { STATUS_BY_CODE } from './error-middleware.js';
 import type { RouteDeclaration } from './route.js';
 import { ROUTES } from './routes.js';

@@ -1,9 +1,9 @@
-// Idempotency-Key records keep nothing a reader of the database could use (API.md "Conventions", issue 27.5-27.7):
+// Idempotency-Key records keep nothing a reader of the database could use (docs/API.md "Conventions", issue 27.5-27.7):
 // no webhook secret, fingerprints keyed with a server key, one scope per site whatever its spelling; and a replay goes
 // only to a member of the site.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

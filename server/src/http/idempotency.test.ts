@@ -1,8 +1,8 @@
-// Safe retries over HTTP (API.md "Conventions"): Idempotency-Key replays, conflicts, scoping, retention, take-overs.
+// Safe retries over HTTP (docs/API.md "Conventions"): Idempotency-Key replays, conflicts, scoping, retention, take-overs.
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ExecutorRun, countingExecutors } from '../testing/counting-executors.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { type ExecutorRun, countingExecutors } from '../../test-support/counting-executors.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

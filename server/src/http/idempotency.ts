@@ -1,4 +1,4 @@
-// Safe retries (API.md "Conventions"): a state-changing request with an Idempotency-Key runs once per
+// Safe retries (docs/API.md "Conventions"): a state-changing request with an Idempotency-Key runs once per
 // user, site and key; a repeat gets the first response again, the same key with another request a 409.
 import { createHmac, randomUUID } from 'node:crypto';
 import { ConflictError, ValidationError } from '@lumibase/shared';

@@ -1,10 +1,10 @@
-// Item values past the contract's limits (API.md, Content): a `string` over 1,000 characters (or its field's lower
+// Item values past the contract's limits (docs/API.md, Content): a `string` over 1,000 characters (or its field's lower
 // `options.maxLength`), a `text` over 1,000,000, a number that is not finite (JSON's 1e400) → 400 naming the field and
 // the limit, through REST, the Copilot's createItem and updateItem skills and MCP alike; nothing is stored.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp } from '../testing/mcp-client.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { connectMcp } from '../../test-support/mcp-client.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

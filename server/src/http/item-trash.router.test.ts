@@ -1,9 +1,9 @@
-// A deleted item goes to the trash (API.md, "Revisions, trash and undo": kind "item"): listed with its title for
+// A deleted item goes to the trash (docs/API.md, "Revisions, trash and undo": kind "item"): listed with its title for
 // TRASH_RETENTION_DAYS, restored under its id by POST /trash/:id/restore (content:write) or by its revisions, and an
 // approved deleteItem says on its card for how long it can be restored.
 import { TrashListResponse, TrashRestoreResponse } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

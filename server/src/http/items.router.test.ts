@@ -1,7 +1,7 @@
 // Items over HTTP: /items/:collection[/:id], with data validated against the collection's fields.
 import { ItemListResponse, ItemResponse } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
+import { startTestServer, type TestServer, withoutRequestId } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

@@ -1,7 +1,7 @@
 // POST /members, PUT/DELETE /members/:userId and GET /members over HTTP.
 import { AddMemberResponse, MemberListResponse, MemberResponse } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
+import { ADMIN_EMAIL, startTestServer, type TestServer, withoutRequestId } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

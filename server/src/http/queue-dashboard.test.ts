@@ -1,8 +1,8 @@
 // /admin/queues: bull-board for superadmins only — 401 without a session, 403 for a site admin, 200 for a superadmin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 import { SESSION_COOKIE } from './session-cookie.js';
-import { QUEUE_NAMES } from '../queues/queue-table.js';
+import { QUEUE_NAMES } from '../infrastructure/queue-table.js';
 
 let server: TestServer;
 let adminOfSite: string;

@@ -4,7 +4,7 @@
 import { CAPABILITIES, type Capability, ROLE_PRESETS } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { openApiPaths } from './openapi/operation-object.js';
 import { describeAccess, type RouteDeclaration } from './route.js';

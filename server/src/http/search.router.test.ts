@@ -1,8 +1,8 @@
 // GET /ai/search and the searchItems skill over HTTP on the real composed server (embeddings through the real queue).
 import { ChatResponse, SearchResponse } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../testing/eventually.js';
-import { isErrorEnvelope, startTestServer, type TestServer } from '../testing/test-server.js';
+import { eventually } from '../../test-support/eventually.js';
+import { isErrorEnvelope, startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

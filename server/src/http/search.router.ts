@@ -1,6 +1,6 @@
 // GET /ai/search: semantic search over the X-Site-Id site's items (`content:read`).
 import { SearchQuery, SearchResponse } from '@lumibase/shared';
-import type { SearchService } from '../search/search.service.js';
+import type { SearchService } from '../retrieval/search/search.service.js';
 import { actorOf } from './ai.router.js';
 import { declaredRouter, type MountedRouter, mountedRouter, mountPathOf } from './mount-route.js';
 import { currentSiteId } from './require-capabilities.js';

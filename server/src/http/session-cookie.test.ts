@@ -1,7 +1,7 @@
 // The session cookie behind an https PUBLIC_URL (a TLS proxy that is not on loopback: requests arrive as plain http)
 // is Secure and host-only (`__Host-`), and plain-http loopback development still signs in with the bare cookie.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from '../testing/test-server.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let proxied: TestServer;
 let local: TestServer;

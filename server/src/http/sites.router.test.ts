@@ -2,8 +2,8 @@
 import { SiteListResponse, SiteResponse } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../testing/eventually.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { eventually } from '../../test-support/eventually.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 

@@ -1,6 +1,6 @@
 // CORS: the configured Studio origin gets credentials; any other origin, and every origin without STUDIO_ORIGIN, gets nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 const STUDIO = 'https://studio.example.test';
 

@@ -2,7 +2,7 @@
 // Tenancy guards the prefixes derived from the declarations: every route declared `site: true`, and any unknown path
 // under them, is refused for a missing or foreign X-Site-Id before anything else (a 404 only then).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
+import { startTestServer, type TestServer, withoutRequestId } from '../../test-support/test-server.js';
 import { SITE_SCOPED_PREFIXES } from './api.router.js';
 import { ROUTES } from './routes.js';
 

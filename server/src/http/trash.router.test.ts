@@ -5,8 +5,8 @@ import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
 import { TrashPurge } from '../services/trash-purge.js';
-import { eventually } from '../testing/eventually.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { eventually } from '../../test-support/eventually.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

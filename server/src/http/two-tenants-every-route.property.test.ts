@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { APPROVAL_STATUSES } from '@lumibase/shared';
-import { type ApiResponse, startTestServer, type TestServer } from '../testing/test-server.js';
+import { type ApiResponse, startTestServer, type TestServer } from '../../test-support/test-server.js';
 import type { RouteDeclaration } from './route.js';
 import { ROUTES } from './routes.js';
 

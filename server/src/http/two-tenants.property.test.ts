@@ -1,7 +1,7 @@
 // Property: for generated request sequences by admins of two sites, nothing of one site is read, changed or revealed through the other.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
+import { type ApiResponse, startTestServer, type TestServer, withoutRequestId } from '../../test-support/test-server.js';
 
 type Tenant = 'A' | 'B';
 const TENANTS: Tenant[] = ['A', 'B'];

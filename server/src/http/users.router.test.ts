@@ -1,7 +1,7 @@
 // POST /users, PATCH/DELETE /users/:id and GET /users?email= over HTTP.
 import { UserListResponse, UserResponse } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, startTestServer, type TestServer, withoutRequestId } from '../testing/test-server.js';
+import { ADMIN_EMAIL, startTestServer, type TestServer, withoutRequestId } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let siteId: string;

@@ -6,7 +6,7 @@ import mongoose, { type ConnectOptions, type Connection, Schema } from 'mongoose
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedMongo, startEmbeddedMongo } from '@lumibase/embedded-mongo';
 import { createLogger } from '../logger.js';
-import { eventually } from '../testing/eventually.js';
+import { eventually } from '../../test-support/eventually.js';
 import { type MongoMonitorWatchdog, watchMongoMonitor } from './mongo-monitor-watchdog.js';
 
 /** Forwards to MongoDB; `silence()` makes every connection open now stop answering (new ones go through). */

@@ -2,7 +2,7 @@
 // ("Done: the 4 steps of the plan ran." / "The plan was rejected: <reason>."). Deterministic.
 import type { PlannerMessage } from './planner.js';
 
-/** The statuses a settled approval hands back as the tool results of its planned calls (API.md "The run continues"). */
+/** The statuses a settled approval hands back as the tool results of its planned calls (docs/API.md "The run continues"). */
 const SETTLED = new Set(['approved', 'rejected', 'expired', 'failed']);
 
 interface SettledResult {

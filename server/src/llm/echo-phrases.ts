@@ -1,4 +1,4 @@
-// The echo planner's phrase table (API.md "The echo planner's phrases"), one entry per phrase.
+// The echo planner's phrase table (docs/API.md "The echo planner's phrases"), one entry per phrase.
 //
 // Matching rules: the whole message must match once politeness and filler around it are dropped
 // ("please", "can you", "for me", trailing `.`/`!`/`?`); keywords, articles and the usual verbs
@@ -240,7 +240,7 @@ const FIELD_ITEM = new RegExp(
 const CLAUSE_BREAK = /\s*;\s*|\s*,?\s+and\s+then\s+|\s*,\s*then\s+/i;
 
 /**
- * The calls a message asks for, in order (API.md "The echo planner's phrases"): one phrase; or a collection with its
+ * The calls a message asks for, in order (docs/API.md "The echo planner's phrases"): one phrase; or a collection with its
  * fields ("create collection events with fields title and date"), a collection and a field call each; or clauses
  * joined by ";" / "and then", each one phrase (all of them must match). Several calls make the turn a plan.
  */

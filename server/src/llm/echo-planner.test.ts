@@ -26,7 +26,7 @@ function validation(call: { name: string; arguments: unknown }) {
 }
 
 describe('the echo planner', () => {
-  describe('maps each phrase of API.md to its skill', () => {
+  describe('maps each phrase of docs/API.md to its skill', () => {
     const cases: [string, string, Record<string, unknown>][] = [
       ['list collections', 'listCollections', {}],
       ['create collection posts', 'createCollection', { name: 'posts' }],
@@ -79,7 +79,7 @@ describe('the echo planner', () => {
     });
   });
 
-  describe('reads the message as API.md says', () => {
+  describe('reads the message as docs/API.md says', () => {
     it('ignores surrounding whitespace, trailing dots and bangs, and the case of keywords', async () => {
       expect(await callOf('  LIST Collections.  ')).toEqual({ name: 'listCollections', arguments: {} });
       expect(await callOf('Delete   Collection posts!!')).toEqual({ name: 'deleteCollection', arguments: { name: 'posts' } });

@@ -1,4 +1,4 @@
-// The offline planner: maps the current message to its tool calls by API.md's phrases (several make a plan), then
+// The offline planner: maps the current message to its tool calls by docs/API.md's phrases (several make a plan), then
 // (its second step) says in a plain sentence what came of it.
 import { continuationSentence, settledResults } from './echo-continuation.js';
 import { echoHelpText, matchEchoCalls } from './echo-phrases.js';

@@ -4,7 +4,7 @@
 // about one skill are facts of its definition (its `reply`); here is only how a result picks one.
 import { findSkill } from '@lumibase/shared';
 
-/** A tool result as the turn hands it to a planner (services/copilot/planner-messages.ts `toolContent`). */
+/** A tool result as the turn hands it to a planner (copilot/planner-messages.ts `toolContent`). */
 export interface EchoToolResult {
   tool?: string | null;
   status?: string;
@@ -36,7 +36,7 @@ export function echoReplySentence(result: EchoToolResult, args: Args): string {
   switch (result.status) {
     case 'executed':
       return findSkill(skill)?.reply.done(record(result.data), args) ?? 'Done.';
-    // What the model hears of a call that needs approval is "planned" (a step of the turn's plan, API.md "Runs and
+    // What the model hears of a call that needs approval is "planned" (a step of the turn's plan, docs/API.md "Runs and
     // plans"); a plan of one step reads as the request it is.
     case 'pending_approval':
     case 'planned': {

@@ -1,4 +1,4 @@
-// The echo planner as people type: filler, articles, the usual verbs and both word orders (API.md,
+// The echo planner as people type: filler, articles, the usual verbs and both word orders (docs/API.md,
 // "The echo planner's phrases"), and a plain sentence for every outcome.
 import { getSkillToolSpecs } from '@lumibase/shared';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,12 @@ import { Writable } from 'node:stream';
 import { getSkillToolSpecs, SKILL_NAMES } from '@lumibase/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { type FakeModelServer, type ModelDialect, type RecordedRequest, startFakeModelServer } from '../testing/fake-model-server.js';
+import {
+  type FakeModelServer,
+  type ModelDialect,
+  type RecordedRequest,
+  startFakeModelServer,
+} from '../../test-support/fake-model-server.js';
 import { createPlanner, type PlannerConfig } from './create-planner.js';
 import { ModelCallError } from './model-call-error.js';
 import type { Planner, PlannerMessage } from './planner.js';

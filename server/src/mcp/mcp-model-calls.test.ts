@@ -1,8 +1,8 @@
 // MCP calls of skills that call a model or the embedder count against the per-user CHAT_RATE_LIMIT_PER_MINUTE shared
 // with /ai/chat, /ai/skills and /ai/search: one JSON-RPC batch cannot run more of them than the limit allows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpHttp, openMcpSession, toolCallMessage } from '../testing/mcp-client.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { mcpHttp, openMcpSession, toolCallMessage } from '../../test-support/mcp-client.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 const LIMIT = 2;
 let server: TestServer;

@@ -1,4 +1,4 @@
-// An MCP session is one run for the gate (API.md, "Model Context Protocol"): what its calls read of the site's content
+// An MCP session is one run for the gate (docs/API.md, "Model Context Protocol"): what its calls read of the site's content
 // holds a later safe write at the policy's afterContentRead, as in a Copilot turn. One request's view of the session.
 import type { ReadBefore } from '@lumibase/shared';
 import { READ_BEFORE_MAX } from '../gate/content-reads.js';

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { ApprovalJson } from '@lumibase/shared';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp, type McpHttpAnswer, mcpHttp, openMcpSession, toolCallMessage } from '../testing/mcp-client.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { connectMcp, type McpHttpAnswer, mcpHttp, openMcpSession, toolCallMessage } from '../../test-support/mcp-client.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 let peer: { baseUrl: string };

@@ -1,7 +1,7 @@
 // MCP sessions (Streamable HTTP's Mcp-Session-Id): issued at initialize, kept in Redis so that every API process knows
 // them, scoped to the user and the site that opened them, ended by DELETE /mcp or after SESSION_IDLE_SECONDS unused.
 // A session remembers the name its client gave itself (clientInfo.name) and what its calls read of the site's content:
-// it is one run for the gate (API.md, "Model Context Protocol").
+// it is one run for the gate (docs/API.md, "Model Context Protocol").
 import { randomUUID } from 'node:crypto';
 import type { ReadBefore } from '@lumibase/shared';
 import type { RedisClientType } from 'redis';

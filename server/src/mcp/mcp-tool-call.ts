@@ -1,9 +1,9 @@
 // One tools/call over MCP: the caller's per-user model-call limit for a skill that calls a model or the embedder (each
 // call of a JSON-RPC batch counts on its own, so a batch cannot exceed it), then the Copilot's gate with what the session
 // has read so far (a call that needs an approval is a plan of one step, stored by the same commitPlan as a Copilot
-// turn's plan: harness/plan-commit.ts), then what this call read noted on the session.
+// turn's plan: gate/plan-commit.ts), then what this call read noted on the session.
 import { findSkill, quotedSkill, RateLimitedError, type ReadBefore, type SkillOutcome } from '@lumibase/shared';
-import type { HarnessActor, HarnessContext, ToolCall } from '../harness/ai-secure-harness.js';
+import type { HarnessActor, HarnessContext, ToolCall } from '../gate/ai-secure-harness.js';
 import { noteReads, readsContent } from '../gate/content-reads.js';
 import type { McpRun } from './mcp-run.js';
 

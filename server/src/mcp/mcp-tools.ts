@@ -9,7 +9,7 @@ import {
   writes,
 } from '@lumibase/shared';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { offersSkill } from '../services/copilot/tools-for-caller.js';
+import { offersSkill } from '../copilot/tools-for-caller.js';
 
 const SPECS = new Map(getSkillToolSpecs().map((spec) => [spec.name, spec]));
 

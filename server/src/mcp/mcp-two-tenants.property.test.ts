@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp } from '../testing/mcp-client.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { connectMcp } from '../../test-support/mcp-client.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 type Tenant = 'A' | 'B';
 const other = (tenant: Tenant): Tenant => (tenant === 'A' ? 'B' : 'A');

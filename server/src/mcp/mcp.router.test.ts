@@ -3,9 +3,9 @@
 import { ApprovalJson } from '@lumibase/shared';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../testing/eventually.js';
-import { connectMcp, resourceJson } from '../testing/mcp-client.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { eventually } from '../../test-support/eventually.js';
+import { connectMcp, resourceJson } from '../../test-support/mcp-client.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 import { io } from 'socket.io-client';
 
 let server: TestServer;

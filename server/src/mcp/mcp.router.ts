@@ -73,7 +73,7 @@ export function createMcpRouter({ auth, access, studioOrigin, harness, modelCall
       .set('Allow', 'POST, DELETE')
       .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: use POST (and DELETE to end a session)' }, id: null });
   });
-  // API.md: no or an invalid token → 401 with WWW-Authenticate: Bearer (the error envelope follows as everywhere).
+  // docs/API.md: no or an invalid token → 401 with WWW-Authenticate: Bearer (the error envelope follows as everywhere).
   router.use(MCP_PATH, (error: unknown, _request: Request, response: Response, next: NextFunction) => {
     if (error instanceof UnauthenticatedError) response.set('WWW-Authenticate', 'Bearer');
     next(error);

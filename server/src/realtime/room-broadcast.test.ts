@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventLog } from '../store/event-log.js';
-import { eventually } from '../testing/eventually.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { eventually } from '../../test-support/eventually.js';
+import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
 let server: TestServer;
 const sockets: Socket[] = [];

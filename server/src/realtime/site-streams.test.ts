@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
 import { EventLogStore } from '../store/event-log.store.js';
 import { registerSiteEventModels, type SiteEventModels } from '../store/models/site-event.model.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
 import { SiteStreams } from './site-streams.js';
 import { SocketEventStream } from './socket-event-stream.js';
 

@@ -2,7 +2,7 @@ import type { SiteEvent } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
 import { EventLogStore } from '../store/event-log.store.js';
 import { registerSiteEventModels, type SiteEventModels } from '../store/models/site-event.model.js';
 import { SocketEventStream } from './socket-event-stream.js';

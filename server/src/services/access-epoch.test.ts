@@ -9,9 +9,9 @@ import { PasswordHasher } from '../security/password-hasher.js';
 import { generateSessionToken, hashSessionToken } from '../security/session-token.js';
 import type { AiStores } from '../store/ai/ai-stores.js';
 import type { Stores } from '../store/stores.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { createTestStores } from '../testing/test-stores.js';
-import { openWatchedConnection, type WatchedConnection } from '../testing/watched-connection.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { createTestStores } from '../../test-support/test-stores.js';
+import { openWatchedConnection, type WatchedConnection } from '../../test-support/watched-connection.js';
 import { createServices, type Services } from './index.js';
 
 const hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 });

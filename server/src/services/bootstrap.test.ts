@@ -2,8 +2,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../security/password-hasher.js';
 import type { Stores } from '../store/stores.js';
-import { createTestStores } from '../testing/test-stores.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { createTestStores } from '../../test-support/test-stores.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
 import { bootstrapSuperadmin } from './bootstrap-superadmin.js';
 import { createDemoSite } from './create-demo-site.js';
 import { CollectionsService } from './collections.service.js';

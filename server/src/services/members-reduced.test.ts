@@ -2,8 +2,8 @@
 import { ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../security/password-hasher.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { createTestStores } from '../testing/test-stores.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { createTestStores } from '../../test-support/test-stores.js';
 import type { Stores } from '../store/stores.js';
 import { DomainEvents, type DomainEventMap } from './domain-events.js';
 import { type MemberActor, MembersService } from './members.service.js';

@@ -5,7 +5,7 @@ import type { Field } from '@lumibase/shared';
 import type { Types } from 'mongoose';
 import { PeriodicTask } from '../infrastructure/periodic-task.js';
 import type { Logger } from '../logger.js';
-import type { ApprovalStore } from '../approvals/approval.store.js';
+import type { ApprovalStore } from '../store/ai/approval.store.js';
 import { expireRevisions } from '../store/item-revision.store.js';
 import type { SiteStores, Stores } from '../store/stores.js';
 

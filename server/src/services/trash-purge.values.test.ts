@@ -4,9 +4,9 @@
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { pendingApproval } from '../testing/ai-arbitraries.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { createTestStores, type TestStores } from '../testing/test-stores.js';
+import { pendingApproval } from '../../test-support/ai-arbitraries.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { createTestStores, type TestStores } from '../../test-support/test-stores.js';
 import { CollectionsService } from './collections.service.js';
 import { FieldsService } from './fields.service.js';
 import { ItemsService } from './items.service.js';

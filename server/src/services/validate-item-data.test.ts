@@ -82,7 +82,7 @@ describe('validateItemData', () => {
   });
 });
 
-describe('limits (API.md, Content)', () => {
+describe('limits (docs/API.md, Content)', () => {
   const messages = (fields: Field[], data: Record<string, unknown>) => {
     try {
       validateItemData(fields, data, 'create');

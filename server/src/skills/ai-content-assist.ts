@@ -1,7 +1,7 @@
 // aiContentAssist: a value for one field that fits its type, drawn from the item itself (with itemId) and the most
 // similar items of its collection. It writes nothing: saving is a createItem or updateItem call.
 import { ForbiddenError, NotFoundError, UnavailableError } from '@lumibase/shared';
-import { assistContent } from '../rag/index.js';
+import { assistContent } from '../retrieval/rag/index.js';
 import { itemNotFound } from './item-not-found.js';
 import { nothingToInspect, type SkillModule } from './skill-module.js';
 

@@ -1,7 +1,7 @@
 // aiSuggestField: a field the collection lacks, from the fields nearest the description (the site's and a catalog's).
 // It suggests; it creates nothing.
 import { UnavailableError } from '@lumibase/shared';
-import { suggestField } from '../rag/index.js';
+import { suggestField } from '../retrieval/rag/index.js';
 import { nothingToInspect, type SkillModule } from './skill-module.js';
 
 export const aiSuggestFieldSkill: SkillModule<'aiSuggestField'> = {

@@ -1,5 +1,5 @@
 // createItem: a new item; the operation id is stored on it, so a re-run returns it instead of a second one.
-import { titleOf } from './impact-words.js';
+import { titleOf } from '../services/item-title.js';
 import { itemRefusal } from './simulated-site.js';
 import { writeContext } from './skill-dependencies.js';
 import { nothingToInspect, type SkillModule } from './skill-module.js';

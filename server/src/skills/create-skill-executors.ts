@@ -1,6 +1,6 @@
 // The SkillExecutors map: each skill module's executor, over the CMS services.
 import { SKILL_NAMES, type SkillName } from '@lumibase/shared';
-import type { SkillExecutor, SkillExecutors } from '../approvals/skill-executors.js';
+import type { SkillExecutor, SkillExecutors } from './skill-executors.js';
 import type { SkillDependencies } from './skill-dependencies.js';
 import { SKILL_MODULES } from './skill-modules.js';
 

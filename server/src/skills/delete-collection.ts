@@ -1,6 +1,7 @@
 // deleteCollection: the collection and its items; a re-run after a run that got as far as deleting succeeds.
 import { NotFoundError } from '@lumibase/shared';
-import { PREVIEW_LIMIT, plural, restorable, titleOf } from './impact-words.js';
+import { PREVIEW_LIMIT, plural, restorable } from './impact-words.js';
+import { titleOf } from '../services/item-title.js';
 import { runOnce, tolerating } from './run-once.js';
 import { collectionTarget } from './schema-targets.js';
 import { missingCollection } from './simulated-site.js';

@@ -1,6 +1,7 @@
 // deleteItem: an item, into the trash; a re-run after a run that got as far as deleting it succeeds.
 import { ForbiddenError } from '@lumibase/shared';
-import { restorable, titleOf } from './impact-words.js';
+import { restorable } from './impact-words.js';
+import { titleOf } from '../services/item-title.js';
 import { itemNotFound } from './item-not-found.js';
 import { itemTarget } from './item-target.js';
 import { runOnce, tolerating } from './run-once.js';

@@ -1,4 +1,4 @@
-// The dry run of a plan (API.md, "Runs and plans"): each step is inspected against the site as the earlier steps will
+// The dry run of a plan (docs/API.md, "Runs and plans"): each step is inspected against the site as the earlier steps will
 // leave it (a SimulatedSite); a step that cannot succeed there is refused with why, before anything is stored. What one
 // skill does in a plan (its refusals, its effect, its sentence) is on its module; here is only the order they run in.
 import {
@@ -13,7 +13,6 @@ import {
 } from '@lumibase/shared';
 import type { ApprovalTargets } from './approval-targets.js';
 import { SimulatedSite } from './simulated-site.js';
-import type { SiteView } from './site-view.js';
 import type { InspectContext, StepSentence } from './skill-module.js';
 import { SKILL_MODULES } from './skill-modules.js';
 

@@ -6,14 +6,6 @@ export const PREVIEW_LIMIT = 10;
 
 export const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-export function titleOf(data: Record<string, unknown>): string | undefined {
-  for (const key of ['title', 'name', 'label', 'slug']) {
-    const value = data[key];
-    if (typeof value === 'string' && value.length > 0) return value.slice(0, 200);
-  }
-  return undefined;
-}
-
 /** A deletion that goes to the trash says for how long it can be restored. */
 export function restorable({ restorableDays }: InspectContext): { restorableDays?: number } {
   return restorableDays !== undefined ? { restorableDays } : {};

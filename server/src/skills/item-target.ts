@@ -1,6 +1,6 @@
 // The identity of the item an approval will change or delete: its collection's id, its id and its revision. The revision
 // binds the approval to the content its approver saw: an edit since (or a deletion) changes the target, and the target
-// watch expires the approval (API.md, decide rules).
+// watch expires the approval (docs/API.md, decide rules).
 import type { ApprovalTarget } from '@lumibase/shared';
 import type { SiteView } from './site-view.js';
 

@@ -1,4 +1,4 @@
-// What an approval shows for its planned calls (API.md "Runs and plans"): one call is a one-step approval of that
+// What an approval shows for its planned calls (docs/API.md "Runs and plans"): one call is a one-step approval of that
 // skill (its target and impact as the site stands, as before plans); several are a "plan" with `arguments: {}`, the
 // steps (planned) and an impact saying what each does, in order. The harness stores a turn's plan with it, and an
 // edit of a plan's steps stores the edited plan with it.

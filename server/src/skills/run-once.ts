@@ -1,6 +1,6 @@
 // The idempotency of every writing skill: a ledger entry per operation id, claimed before the write.
 import { DomainError, type SkillName } from '@lumibase/shared';
-import type { SkillExecutionContext } from '../approvals/skill-executors.js';
+import type { SkillExecutionContext } from './skill-executors.js';
 import type { SkillDependencies } from './skill-dependencies.js';
 
 export interface RunOnceOptions<T> {

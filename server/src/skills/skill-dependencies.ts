@@ -1,6 +1,6 @@
 // What the skill executors are built over: the CMS services and the Copilot's operation ledger.
 import type { SkillName } from '@lumibase/shared';
-import type { SkillExecutionContext, SkillExecutor } from '../approvals/skill-executors.js';
+import type { SkillExecutionContext, SkillExecutor } from './skill-executors.js';
 import type { CollectionsService } from '../services/collections.service.js';
 import type { FieldsService } from '../services/fields.service.js';
 import type { ItemsService } from '../services/items.service.js';
@@ -9,9 +9,9 @@ import type { MembersService } from '../services/members.service.js';
 import type { SiteAccessService } from '../services/site-access.service.js';
 import type { WriteContext } from '../services/write-context.js';
 import type { OperationRepository } from '../store/ai/operation.store.js';
-import type { SearchService } from '../search/search.service.js';
-import type { Embedder } from '../embeddings/embedder.js';
-import type { JsonModel } from '../rag/index.js';
+import type { SearchService } from '../retrieval/search/search.service.js';
+import type { Embedder } from '../retrieval/embeddings/embedder.js';
+import type { JsonModel } from '../retrieval/rag/index.js';
 
 export interface SkillDependencies {
   collections: Pick<CollectionsService, 'listAll' | 'get' | 'create' | 'remove'>;

@@ -2,10 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { type Capability, type Field, NotFoundError, SKILL_NAMES } from '@lumibase/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeferredWork, SkillExecutionContext, SkillExecutors } from '../approvals/skill-executors.js';
+import type { DeferredWork, SkillExecutionContext, SkillExecutors } from './skill-executors.js';
 import { startExecution } from '../approvals/approval-operations.js';
 import { runApproval } from '../approvals/run-approval.js';
-import { pendingApproval } from '../testing/ai-arbitraries.js';
+import { pendingApproval } from '../../test-support/ai-arbitraries.js';
 import { CollectionsService } from '../services/collections.service.js';
 import { DomainEvents } from '../services/domain-events.js';
 import { FieldsService } from '../services/fields.service.js';
@@ -14,9 +14,9 @@ import { MembersService } from '../services/members.service.js';
 import { SiteAccessService } from '../services/site-access.service.js';
 import type { AiStores } from '../store/ai/ai-stores.js';
 import type { Stores } from '../store/stores.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { createTestStores } from '../testing/test-stores.js';
-import { createTestSearch, type TestSearch } from '../testing/test-search.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { createTestStores } from '../../test-support/test-stores.js';
+import { createTestSearch, type TestSearch } from '../../test-support/test-search.js';
 import { createSkillExecutors } from './create-skill-executors.js';
 
 let database: TestDatabase;

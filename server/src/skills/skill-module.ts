@@ -52,7 +52,7 @@ export interface StepSentence {
 }
 
 /**
- * How a done plan step is undone (API.md, "Runs and plans"): what it created is removed for good (no trash entry, no
+ * How a done plan step is undone (docs/API.md, "Runs and plans"): what it created is removed for good (no trash entry, no
  * history); what it updated or deleted is put back from the item revisions (the revision before the step's own) and
  * the trash (the newest entry of that deletion).
  */

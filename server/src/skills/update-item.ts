@@ -4,7 +4,7 @@ import { ForbiddenError } from '@lumibase/shared';
 import { itemNotFound } from './item-not-found.js';
 import { runOnce } from './run-once.js';
 import { writeContext } from './skill-dependencies.js';
-import { titleOf } from './impact-words.js';
+import { titleOf } from '../services/item-title.js';
 import { itemTarget } from './item-target.js';
 import { itemRefusal } from './simulated-site.js';
 import type { SkillModule } from './skill-module.js';

@@ -1,6 +1,6 @@
 // The deployment key over the wire: made once, then the same for every connection (every server) and every restart.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
 import { deploymentKey } from './deployment-key.store.js';
 
 let database: TestDatabase;

@@ -1,8 +1,8 @@
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { pastBurst, takeTurns } from '../testing/take-turns.js';
-import { openWatchedConnection, type WatchedConnection } from '../testing/watched-connection.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { pastBurst, takeTurns } from '../../test-support/take-turns.js';
+import { openWatchedConnection, type WatchedConnection } from '../../test-support/watched-connection.js';
 import { HEAD_TRUST_MS } from './cached-head.js';
 import { AppendQueues, EventLogStore, knownHeads } from './event-log.store.js';
 import { registerSiteEventModels } from './models/site-event.model.js';

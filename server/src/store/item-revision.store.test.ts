@@ -1,8 +1,8 @@
 // Item revisions are owed on the item with the change: a crash between the change and its relay loses none.
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { createTestStores, type TestStores } from '../testing/test-stores.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { createTestStores, type TestStores } from '../../test-support/test-stores.js';
 import { encodeJson } from './json-codec.js';
 
 let database: TestDatabase;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeJson, encodeJson, JsonEncodingError } from './json-codec.js';
-import { jsonArbitrary } from '../testing/ai-arbitraries.js';
+import { jsonArbitrary } from '../../test-support/ai-arbitraries.js';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

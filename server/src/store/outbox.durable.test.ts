@@ -4,7 +4,7 @@ import type { SiteEvent } from '@lumibase/shared';
 import { type Connection, Types } from 'mongoose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
 import { createEventLog } from './event-log.js';
 import { OutboxRelay } from './outbox.js';
 import { createStores } from './stores.js';

@@ -4,8 +4,8 @@ import type { SiteEvent } from '@lumibase/shared';
 import { Schema, Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { openWatchedConnection } from '../testing/watched-connection.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { openWatchedConnection } from '../../test-support/watched-connection.js';
 import { createEventLog, type EventLog } from './event-log.js';
 import { OutboxRelay, type OwingDocument, outboxFields, owe } from './outbox.js';
 

@@ -3,9 +3,9 @@ import { ConflictError } from '@lumibase/shared';
 import fc from 'fast-check';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
 import { ItemStore } from './item.store.js';
-import { createTestStores } from '../testing/test-stores.js';
+import { createTestStores } from '../../test-support/test-stores.js';
 import type { Stores } from './stores.js';
 
 let database: TestDatabase;

@@ -10,8 +10,8 @@ import { FieldsService } from '../services/fields.service.js';
 import { ItemsService } from '../services/items.service.js';
 import { TrashPurge } from '../services/trash-purge.js';
 import { TrashService } from '../services/trash.service.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { createTestStores, type TestStores } from '../testing/test-stores.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { createTestStores, type TestStores } from '../../test-support/test-stores.js';
 import { RESTORE_LEASE_MS } from './trash.store.js';
 
 let database: TestDatabase;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
 import { createEventLog, type EventLog } from '../store/event-log.js';
 import { registerWebhookModels, WebhookStore } from '../store/webhook.store.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
 import { createWebhookDeliveryProcessor } from './webhook-delivery.processor.js';
 import { assertPublicTarget, isPrivateAddress, type Lookup } from './target-guard.js';
 

@@ -10,8 +10,8 @@ import { createEventLog } from '../store/event-log.js';
 import { OutboxRelay, type OwingDocument, outboxFields, owe } from '../store/outbox.js';
 import { toSubscribers } from '../store/outbox-subscriber.js';
 import { registerWebhookModels, WebhookStore } from '../store/webhook.store.js';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database.js';
-import { openWatchedConnection } from '../testing/watched-connection.js';
+import { openTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
+import { openWatchedConnection } from '../../test-support/watched-connection.js';
 import { createWebhooksQueue, type WebhooksQueue } from './webhooks.queue.js';
 import { createWebhooksSubscriber } from './webhooks-subscriber.js';
 

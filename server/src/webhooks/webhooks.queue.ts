@@ -3,7 +3,7 @@
 import type { WebhookDeliveryJob } from '@lumibase/shared';
 import { Queue } from 'bullmq';
 import type { Logger } from '../logger.js';
-import { closeProducer, openProducerConnection, QUEUES } from '../queues/queue-table.js';
+import { closeProducer, openProducerConnection, QUEUES } from '../infrastructure/queue-table.js';
 
 const SPEC = QUEUES.webhooks;
 

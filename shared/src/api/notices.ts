@@ -1,5 +1,5 @@
 // copilot-notice: a `warn`-tier call ran at once; every admin of the site is told what, for whom, after reading what,
-// and how to undo it (API.md, "The gate's tiers and limits").
+// and how to undo it (docs/API.md, "The gate's tiers and limits").
 import { z } from 'zod';
 import { ReadBefore } from '../approvals.js';
 import { UndoRef } from '../skills/outcome.js';

@@ -1,4 +1,4 @@
-// Item revisions and the audit chain's verification (API.md, "Revisions, trash and undo" and the audit).
+// Item revisions and the audit chain's verification (docs/API.md, "Revisions, trash and undo" and the audit).
 import { z } from 'zod';
 import { ActorRef } from '../approvals.js';
 import { ItemData } from './content.js';

@@ -1,4 +1,4 @@
-// Semantic search over the site's items (API.md, "Search, embeddings and the RAG skills").
+// Semantic search over the site's items (docs/API.md, "Search, embeddings and the RAG skills").
 import { z } from 'zod';
 import { Name } from '../fields.js';
 import { ItemView } from './content.js';

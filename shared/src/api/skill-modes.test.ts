@@ -7,7 +7,7 @@ const DANGEROUS = ['ask', 'off'];
 const READS = ['auto', 'ask', 'off'];
 const WRITES_SAFELY = ['auto', 'warn', 'ask', 'off'];
 
-/** The modes each skill may have in a site's policy (API.md, "The gate's tiers and limits"). */
+/** The modes each skill may have in a site's policy (docs/API.md, "The gate's tiers and limits"). */
 const ALLOWED: Record<string, string[]> = {
   listCollections: READS,
   createCollection: DANGEROUS,

@@ -1,10 +1,10 @@
-// The modes a skill may have in the site's policy (API.md, "The gate's tiers and limits"): the one place that decides
+// The modes a skill may have in the site's policy (docs/API.md, "The gate's tiers and limits"): the one place that decides
 // it, for the PUT's validation, the effective policy, the gate's tier and the Studio's policy page.
 import { z } from 'zod';
 import { isDangerous } from '../risk.js';
 import { type SkillDefinition, writes } from '../skills/define-skill.js';
 
-/** `warn` ("warn but execute"): runs at once and tells the site's admins with a `copilot-notice` (API.md, "The gate's tiers and limits"). */
+/** `warn` ("warn but execute"): runs at once and tells the site's admins with a `copilot-notice` (docs/API.md, "The gate's tiers and limits"). */
 export const SKILL_MODES = ['auto', 'warn', 'ask', 'off'] as const;
 export const SkillMode = z.enum(SKILL_MODES);
 export type SkillMode = z.infer<typeof SkillMode>;

@@ -1,5 +1,5 @@
 // POST /ai/skills/:name: the Studio runs one safe skill directly (no model), through the Copilot's gate; and the data the
-// RAG skills answer with (API.md, "Search, embeddings and the RAG skills").
+// RAG skills answer with (docs/API.md, "Search, embeddings and the RAG skills").
 import { z } from 'zod';
 import { Field } from '../fields.js';
 import { SkillOutcome } from '../skills/outcome.js';

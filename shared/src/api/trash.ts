@@ -1,5 +1,5 @@
 // The trash: deleted collections (with their items), fields (with their values) and items, restorable for
-// TRASH_RETENTION_DAYS (API.md, "Revisions, trash and undo").
+// TRASH_RETENTION_DAYS (docs/API.md, "Revisions, trash and undo").
 import { z } from 'zod';
 import { ActorRef } from '../approvals.js';
 import { ListMeta } from './envelope.js';

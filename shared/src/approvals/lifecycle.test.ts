@@ -16,7 +16,7 @@ import {
 const pairs = APPROVAL_STATUSES.flatMap((from) => APPROVAL_STATUSES.map((to) => [from, to] as const));
 
 describe('approval lifecycle', () => {
-  it('allows exactly the moves API.md lists for approval-decided, and no other', () => {
+  it('allows exactly the moves docs/API.md lists for approval-decided, and no other', () => {
     const allowed = pairs.filter(([from, to]) => canTransition(from, to)).map(([from, to]) => `${from} → ${to}`);
     expect(allowed.sort()).toEqual(
       [

@@ -44,7 +44,7 @@ describe('the skill catalog', () => {
     for (const name of SKILL_NAMES) expect(SKILLS[name].name).toBe(name);
   });
 
-  it('gives every skill the capabilities of API.md and an LLM-facing description', () => {
+  it('gives every skill the capabilities of docs/API.md and an LLM-facing description', () => {
     for (const skill of SKILL_LIST) {
       expect([...skill.requiredCapabilities]).toEqual(EXPECTED_CAPABILITIES[skill.name]);
       for (const capability of skill.requiredCapabilities) expect(CAPABILITIES).toContain(capability);

@@ -24,12 +24,12 @@ export interface SkillDefinition<Name extends string = string, Parameters extend
   readonly action: string;
   /**
    * Its result carries site content or schema text written by users, which the model reads (the item a write returns
-   * too): a later write or dangerous proposal in the same run records it as `readBefore` (API.md, "The gate's tiers").
+   * too): a later write or dangerous proposal in the same run records it as `readBefore` (docs/API.md, "The gate's tiers").
    */
   readonly readsContent: boolean;
   /**
    * Running it calls a language model or the embedder: inside a chat turn it counts against the caller's per-user
-   * model-call limit like the turn's own model calls (API.md, "The gate's tiers and limits").
+   * model-call limit like the turn's own model calls (docs/API.md, "The gate's tiers and limits").
    */
   readonly callsModel: boolean;
   /** The argument whose value an approver types before approving (the one thing a misclick cannot undo); false: a click is enough. */

@@ -27,7 +27,7 @@ export const DENIAL_REASONS = [
 export const DenialReason = z.enum(DENIAL_REASONS);
 export type DenialReason = z.infer<typeof DenialReason>;
 
-/** Restoring `revision` of the item undoes what the call changed (API.md, "Revisions, trash and undo"). */
+/** Restoring `revision` of the item undoes what the call changed (docs/API.md, "Revisions, trash and undo"). */
 export const UndoRef = z.object({ collection: z.string(), id: z.string(), revision: z.number().int().min(1) });
 export type UndoRef = z.infer<typeof UndoRef>;
 
@@ -58,7 +58,7 @@ export const PendingApprovalOutcome = z.object({
   skill: SkillCall,
   approvalId: z.string(),
   message: z.string(),
-  /** The call's step in its turn's plan (from 1; API.md, "Runs and plans"). */
+  /** The call's step in its turn's plan (from 1; docs/API.md, "Runs and plans"). */
   step: z.number().int().min(1).optional(),
   /** Only in a conversation's note on a settled approval: its outcome. */
   decision: ApprovalDecisionNote.optional(),

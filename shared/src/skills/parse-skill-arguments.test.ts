@@ -3,7 +3,7 @@ import { SKILLS } from './catalog.js';
 import { parseSkillArguments } from './parse-skill-arguments.js';
 
 describe('parseSkillArguments', () => {
-  it('accepts the arguments of API.md and fills in a field’s `required` default', () => {
+  it('accepts the arguments of docs/API.md and fills in a field’s `required` default', () => {
     expect(parseSkillArguments(SKILLS.listCollections, {})).toEqual({ success: true, arguments: {} });
     expect(parseSkillArguments(SKILLS.createField, { collection: 'posts', field: { name: 'title', type: 'string' } })).toEqual({
       success: true,

@@ -57,7 +57,7 @@ describe('getAISkillsAsTools', () => {
     }
   });
 
-  it('marks exactly the arguments API.md requires as required', () => {
+  it('marks exactly the arguments docs/API.md requires as required', () => {
     const required = Object.fromEntries(tools.map((tool) => [tool.function.name, tool.function.parameters.required ?? []]));
     expect(required).toEqual({
       listCollections: [],

@@ -2,7 +2,7 @@
 // every declared route as declared is route.test.ts.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/test-server.js';
+import { startTestServer, type TestServer } from '../../../test-support/test-server.js';
 import { ROUTES } from '../routes.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { errorStatuses, openApiPaths } from './operation-object.js';

@@ -83,11 +83,11 @@ const approvalSchema = new Schema(
     outbox: outboxFields.outbox,
     /**
      * The audit entries and conversation notes its status changes owe, written with the change and
-     * materialised by the relay under their own ids (approvals/owed-approval-work.ts).
+     * materialised by the relay under their own ids (store/ai/owed-approval-work.ts).
      */
     owedAudit: { type: [owedAuditSchema], default: undefined },
     owedNotes: { type: [owedNoteSchema], default: undefined },
-    /** While pending as the gate asked for it: what makes a request identical (approvals/pending-key.ts); unset by any change. */
+    /** While pending as the gate asked for it: what makes a request identical (store/ai/pending-key.ts); unset by any change. */
     pendingKey: { type: String },
   },
   { collection: 'ai_approvals', ...options },

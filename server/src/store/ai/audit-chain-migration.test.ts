@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/ai-test-database.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../../../test-support/ai-test-database.js';
 import { AuditChainMigration } from './audit-chain-migration.js';
 
 let database: TestDatabase;

@@ -1,10 +1,10 @@
 // The audit's hash chain over the wire: appends link entries by seq; verify names the first broken seq.
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../../testing/test-database.js';
-import { createTestStores } from '../../testing/test-stores.js';
-import { takeTurns } from '../../testing/take-turns.js';
-import { openWatchedConnection } from '../../testing/watched-connection.js';
+import { openTestDatabase, type TestDatabase } from '../../../test-support/test-database.js';
+import { createTestStores } from '../../../test-support/test-stores.js';
+import { takeTurns } from '../../../test-support/take-turns.js';
+import { openWatchedConnection } from '../../../test-support/watched-connection.js';
 import { type ChainedContent, chainHash, GENESIS_HASH } from './audit-chain.js';
 import type { AiStores } from './ai-stores.js';
 

@@ -1,4 +1,4 @@
-// The audit's hash chain (API.md): hash = SHA-256 hex of prevHash and the entry's canonical JSON
+// The audit's hash chain (docs/API.md): hash = SHA-256 hex of prevHash and the entry's canonical JSON
 // (keys sorted, without `hash`); the first entry's prevHash is 64 zeros.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@lumibase/shared';

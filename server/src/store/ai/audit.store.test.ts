@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { AUDIT_ACTIONS } from '@lumibase/shared';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actorArbitrary, dateArbitrary, jsonObjectArbitrary, textArbitrary } from '../../testing/ai-arbitraries.js';
+import { actorArbitrary, dateArbitrary, jsonObjectArbitrary, textArbitrary } from '../../../test-support/ai-arbitraries.js';
 import { chainHash } from './audit-chain.js';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/ai-test-database.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../../../test-support/ai-test-database.js';
 
 let database: TestDatabase;
 beforeAll(async () => {

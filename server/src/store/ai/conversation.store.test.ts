@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_MESSAGES } from './conversation.store.js';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/ai-test-database.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../../../test-support/ai-test-database.js';
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // The operation ledger over the wire: one claim per operation, even when runs race.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshSiteId, openTestDatabase, type TestDatabase } from '../../testing/ai-test-database.js';
+import { freshSiteId, openTestDatabase, type TestDatabase } from '../../../test-support/ai-test-database.js';
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // The version of each site's Copilot policy, kept in Redis so that every server and worker reads the same one: a
 // policy change sets a new version after its write and before it answers, and a gate call that reads the version
-// after that answer finds what its process cached under the old one stale (API.md, "The gate's tiers and limits").
+// after that answer finds what its process cached under the old one stale (docs/API.md, "The gate's tiers and limits").
 import { randomBytes } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 

@@ -10,7 +10,7 @@ const userSchema = new Schema(
     isSuperadmin: { type: Boolean, required: true, default: false },
     /**
      * The site whose admin (not a superadmin) created the account with a generated password: the
-     * account belongs to that site until its owner sets their own password (API.md, POST /members).
+     * account belongs to that site until its owner sets their own password (docs/API.md, POST /members).
      */
     heldBySiteId: { type: String },
   },

@@ -1,6 +1,6 @@
 // Sends JSON requests to /api/v1 with the session cookie, parses replies with the shared schemas, throws ApiError.
 // Every state-changing call is one user action with a fresh Idempotency-Key, retried once with the same key on a
-// network error or a 503 (API.md "Safe retries"): the server runs it at most once either way.
+// network error or a 503 (docs/API.md "Safe retries"): the server runs it at most once either way.
 import type { z } from 'zod';
 import { ApiError, errorFromResponse, networkError } from './api-error.js';
 

@@ -51,7 +51,7 @@ import type { Page } from './admin-api.js';
 import { createAiSkillsApi } from './ai-skills-api.js';
 import { type HttpClient, segment } from './http-client.js';
 
-// API.md: GET /collections answers `{ data }`, with no list meta.
+// docs/API.md: GET /collections answers `{ data }`, with no list meta.
 const CollectionsResponse = z.object({ data: z.array(CollectionView) });
 const ChatReply = z.object({ data: ChatResponse });
 // A restore answers the item with the revision the restore made.

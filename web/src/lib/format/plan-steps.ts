@@ -1,4 +1,4 @@
-// A plan's steps in words (API.md, "Runs and plans"): each step's sentence from its skill's definition (never its
+// A plan's steps in words (docs/API.md, "Runs and plans"): each step's sentence from its skill's definition (never its
 // internal name), where each step stands while the plan runs, and the plan's progress as one sentence.
 import type { ApprovalJson, StepStatus } from '@lumibase/shared';
 import { keptByUndo, skillLabel } from './approval-outcome.js';

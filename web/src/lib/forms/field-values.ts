@@ -30,7 +30,7 @@ export function enumValues(field: Field): string[] {
   return Array.isArray(values) ? values.filter((value): value is string => typeof value === 'string') : [];
 }
 
-/** The most characters a string or text input takes (API.md, Content); undefined for other types. */
+/** The most characters a string or text input takes (docs/API.md, Content); undefined for other types. */
 export function maxLengthFor(field: Field): number | undefined {
   return maxLengthOf(field);
 }

@@ -1,4 +1,4 @@
-// The socket's sequenced site events (API.md, Real-time), keyed by name to the shared schemas that parse them.
+// The socket's sequenced site events (docs/API.md, Real-time), keyed by name to the shared schemas that parse them.
 import {
   type ApprovalCreatedEvent,
   type ApprovalDecidedEvent,

@@ -1,4 +1,4 @@
-// The later of two copies of an approval is the one of the higher revision (API.md: every change moves it), whatever
+// The later of two copies of an approval is the one of the higher revision (docs/API.md: every change moves it), whatever
 // their updatedAt says and whichever arrives last.
 import type { ApprovalJson, ListApprovalsResponse } from '@lumibase/shared';
 import { describe, expect, it } from 'vitest';

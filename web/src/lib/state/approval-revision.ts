@@ -4,7 +4,7 @@ import type { ApprovalJson } from '@lumibase/shared';
 
 /**
  * Whether `a` is a later state of the same approval than `b`. Every change of an approval moves its `revision` by one
- * (API.md), status changes included, so the higher revision is the later state whatever `updatedAt` says (two
+ * (docs/API.md), status changes included, so the higher revision is the later state whatever `updatedAt` says (two
  * changes within one millisecond share it); the same revision is the same state.
  */
 export function isNewer(a: ApprovalJson, b: ApprovalJson): boolean {

@@ -95,7 +95,7 @@ export class ApprovalsPage {
 
   /** Why this viewer cannot decide an approval (the shared decider rule), or undefined when they can. */
   cannotDecide(approval: ApprovalJson): string | undefined {
-    // A plan needs what every one of its steps needs (API.md, "Runs and plans").
+    // A plan needs what every one of its steps needs (docs/API.md, "Runs and plans").
     const missing = [...new Set(approval.steps.flatMap((step) => this.#studio.site.missingToDecide(step.skillName)))];
     if (missing.includes('approvals:decide')) return 'Deciding needs someone who can decide approvals in this site.';
     const words = missing.map((capability) => lowerFirst(capabilityWords(capability)));

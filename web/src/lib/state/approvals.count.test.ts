@@ -1,4 +1,4 @@
-// The pending badge (API.md: `meta.total` counts every pending approval, the list holds at most 100) kept by events:
+// The pending badge (docs/API.md: `meta.total` counts every pending approval, the list holds at most 100) kept by events:
 // an approval this tab never saw moves the count only by what the lifecycle says it must have been.
 import type { ApprovalJson, ListApprovalsResponse } from '@lumibase/shared';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The approvals store with plans (API.md, "Runs and plans"): each step of a running plan arrives as approval-decided
+// The approvals store with plans (docs/API.md, "Runs and plans"): each step of a running plan arrives as approval-decided
 // with revision + 1; every viewer's card follows it to the end, then leaves with a notice; an edit of the steps is
 // sent as one PATCH of `steps` with the revision shown.
 import type { ApprovalJson, ListApprovalsResponse } from '@lumibase/shared';

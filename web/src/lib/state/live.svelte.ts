@@ -9,7 +9,7 @@ type ProgressListener = (event: CopilotProgressEvent) => void;
 export interface LiveStateOptions {
   createSocket?: SocketFactory;
   onUnauthenticated?: () => void;
-  /** The site's current event seq (API.md: `GET /ai/approvals` → `meta.seq`), undefined when it cannot be read. */
+  /** The site's current event seq (docs/API.md: `GET /ai/approvals` → `meta.seq`), undefined when it cannot be read. */
   currentSeq?: (siteId: string) => Promise<number | undefined>;
 }
 

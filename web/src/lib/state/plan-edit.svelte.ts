@@ -1,4 +1,4 @@
-// An approver's edit of a plan, step by step (API.md, "Runs and plans", Edits): each step's arguments in the form its
+// An approver's edit of a plan, step by step (docs/API.md, "Runs and plans", Edits): each step's arguments in the form its
 // skill's schema generates (opened one step at a time), or the step removed (at least one must remain); saved as one
 // PATCH with `steps` — null for a removed step, the arguments for every other (edited or as they are).
 import type { ErrorDetail } from '@lumibase/shared';

@@ -5,7 +5,7 @@ export function approvalFixture(overrides: Partial<ApprovalJson> = {}): Approval
   const skillName = overrides.skillName ?? 'deleteCollection';
   const args = overrides.arguments ?? { name: 'posts' };
   return {
-    // Every approval is a plan of at least one step; one step mirrors the top-level fields (API.md, "Runs and plans").
+    // Every approval is a plan of at least one step; one step mirrors the top-level fields (docs/API.md, "Runs and plans").
     steps: [{ skillName, arguments: args, status: 'planned' }],
     id: 'ap-1',
     siteId: 's1',

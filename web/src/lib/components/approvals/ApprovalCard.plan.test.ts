@@ -1,4 +1,4 @@
-// A plan on the approval card (API.md, "Runs and plans"): numbered steps with their sentences and impacts, each
+// A plan on the approval card (docs/API.md, "Runs and plans"): numbered steps with their sentences and impacts, each
 // step's state as it runs (re-rendered from each pushed revision), the plan's outcome, and Edit per step (a step
 // edited or removed, sent as one PATCH of `steps`), then "Approve all".
 import type { ApprovalJson } from '@lumibase/shared';

@@ -1,4 +1,4 @@
-// A plan in the requester's Copilot panel (API.md, "Runs and plans"): the turn's planned calls show as one plan of
+// A plan in the requester's Copilot panel (docs/API.md, "Runs and plans"): the turn's planned calls show as one plan of
 // numbered steps (not one request per call), each step's state followed live from the approval, and the outcome.
 import type { ApprovalJson, ChatResponse } from '@lumibase/shared';
 import { cleanup, render } from '@testing-library/svelte';
