@@ -160,11 +160,14 @@ describe('deciding an approval', () => {
           .sort(),
       ).toEqual(['approval_requested', 'approved']);
 
-      // A watching admin saw the refused decision undone, then the decision that went through.
+      // A watching admin saw the decision that went through. The decision refused while Redis was down changed nothing
+      // (the gate reads the site's policy version from Redis before it moves the approval), so it sent no event; one
+      // refused just after the restart (the queue's connection not back yet) is undone, executing then pending again.
       await socket.waitFor((event) => decidedEventOf(approvalId)(event) && event.payload.approval.status === 'approved');
       const statuses = socket.events.filter(decidedEventOf(approvalId)).map((event) => event.payload.approval.status);
-      expect(statuses.slice(0, 2)).toEqual(['executing', 'pending']);
       expect(statuses.slice(-2)).toEqual(['executing', 'approved']);
+      const undone = statuses.slice(0, -2);
+      expect(undone).toEqual(undone.map((_, index) => (index % 2 === 0 ? 'executing' : 'pending')));
       const seqs = socket.events.map((event) => event.payload.seq);
       expect(seqs).toEqual(seqs.map((_, index) => index + 1));
 

@@ -1,8 +1,6 @@
 // One Copilot turn's model steps: ask the model, run each tool call through the harness, hand the outcomes back, repeat.
 import {
   type CopilotProgressEvent,
-  findSkill,
-  RateLimitedError,
   type ReadBefore,
   type SkillOutcome,
   type TokenUsage,
@@ -14,6 +12,7 @@ import { ModelCallError } from '../llm/model-call-error.js';
 import type { PlannedToolCall, Planner, PlannerMessage } from '../llm/planner.js';
 import { TurnPlan } from '../gate/turn-plan.js';
 import { noteReads, READ_BEFORE_MAX, readsContent } from '../gate/content-reads.js';
+import { modelCallRefused } from './model-call-refused.js';
 import { plannedContent, toolContent } from './planner-messages.js';
 
 export interface TurnHarness {
@@ -194,23 +193,6 @@ function malformedCall(call: PlannedToolCall): SkillOutcome {
 }
 
 /** A call beyond the step's cap: denied unrun, the model told like any denial. */
-/** A call of a skill that calls a model, refused by the caller's model-call limit: denied, not run. */
-async function modelCallRefused(call: PlannedToolCall, count: (() => Promise<void>) | undefined): Promise<SkillOutcome | undefined> {
-  if (!count || !findSkill(call.name)?.callsModel) return undefined;
-  try {
-    await count();
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error;
-    return {
-      status: 'denied',
-      skill: { name: call.name, arguments: call.arguments },
-      reason: 'limit_reached',
-      message: `${error.message}: ${quotedSkill(call.name)} was not run`,
-    };
-  }
-}
-
 function tooManyCalls(call: PlannedToolCall, cap: number): SkillOutcome {
   return {
     status: 'denied',

@@ -2,7 +2,8 @@
 // call of a JSON-RPC batch counts on its own, so a batch cannot exceed it), then the Copilot's gate with what the session
 // has read so far (a call that needs an approval is a plan of one step, stored by the same commitPlan as a Copilot
 // turn's plan: gate/plan-commit.ts), then what this call read noted on the session.
-import { findSkill, quotedSkill, RateLimitedError, type ReadBefore, type SkillOutcome } from '@lumibase/shared';
+import type { ReadBefore, SkillOutcome } from '@lumibase/shared';
+import { modelCallRefused } from '../copilot/model-call-refused.js';
 import type { HarnessActor, HarnessContext, ToolCall } from '../gate/ai-secure-harness.js';
 import { noteReads, readsContent } from '../gate/content-reads.js';
 import type { McpRun } from './mcp-run.js';
@@ -25,7 +26,7 @@ export interface McpToolCallOptions {
 const NAME_SHOWN = 100;
 
 export async function callMcpTool({ harness, caller, run, modelCalls }: McpToolCallOptions, call: ToolCall): Promise<SkillOutcome> {
-  const refused = await modelCallRefused(modelCalls, caller, call);
+  const refused = await modelCallRefused(call, () => modelCalls.consume(caller.actor.id));
   if (refused) return refused;
   const readBefore = run.readBefore();
   const context: HarnessContext = {
@@ -43,25 +44,4 @@ export async function callMcpTool({ harness, caller, run, modelCalls }: McpToolC
     await run.noteReads(read);
   }
   return outcome;
-}
-
-/** A call of a skill that calls a model, beyond the caller's limit: denied unrun, as inside a chat turn. */
-async function modelCallRefused(
-  modelCalls: McpToolCallOptions['modelCalls'],
-  caller: McpCaller,
-  call: ToolCall,
-): Promise<SkillOutcome | undefined> {
-  if (!findSkill(call.name)?.callsModel) return undefined;
-  try {
-    await modelCalls.consume(caller.actor.id);
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error;
-    return {
-      status: 'denied',
-      skill: { name: call.name, arguments: call.arguments },
-      reason: 'limit_reached',
-      message: `${error.message}: ${quotedSkill(call.name)} was not run`,
-    };
-  }
 }
